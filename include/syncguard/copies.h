@@ -1,0 +1,71 @@
+/* In-flight copies: one slot per guarded host range of an asynchronous
+ * copy. The table lives in memory mapped at start-up so that the fault
+ * handler can search and release slots without allocating. */
+#ifndef SYNCGUARD_COPIES_H
+#define SYNCGUARD_COPIES_H
+
+#include <cuda.h>
+#include <stdint.h>
+
+#include "syncguard/model.h"
+
+#define SG_MAX_FRAMES 64
+
+enum sg_guard_kind {
+    SG_GUARD_NO_ACCESS, /* device writes the host range: D2H destination */
+    SG_GUARD_READ_ONLY, /* device reads the host range: H2D source */
+};
+
+enum sg_copy_state { SG_COPY_FREE, SG_COPY_ACTIVE, SG_COPY_HANDLING };
+
+struct sg_copy {
+    int state;
+    uint64_t id;
+    uintptr_t base; /* the copy's host bytes */
+    size_t size;
+    uintptr_t pg_lo, pg_hi; /* the pages they lie on */
+    int guard;              /* enum sg_guard_kind */
+    const char *api;        /* the entry point, for reports */
+    struct sg_stream_info stream;
+    uint64_t seq; /* position on its stream */
+    CUevent event; /* recorded right after the copy; NULL if that failed */
+    long tid;
+    int npcs;
+    uintptr_t pcs[SG_MAX_FRAMES];
+    uint32_t active_pos;
+};
+
+struct sg_copy_request {
+    const char *api;
+    CUstream stream;
+    int per_thread; /* the entry point was a _ptsz/_ptds variant */
+    uintptr_t base;
+    size_t size;
+    int guard;
+};
+
+/* Maps the table; called once from sg_init. */
+int sg_copies_init(long max_pending);
+
+/* Guards the host range of a copy that the driver has just accepted.
+ * Normal context; takes sg_model_lock. pcs: the enqueue stack. */
+void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int npcs);
+
+/* ---- with sg_model_lock held (safe in the fault handler) ---- */
+/* The active copy whose host bytes include addr, preferring one that
+ * forbids the access; *page_guarded tells whether addr's page is guarded. */
+struct sg_copy *sg_copies_find(uintptr_t addr, int is_write, int *page_guarded);
+/* Releases a copy: its slot is freed and its pages get the protection the
+ * remaining copies need. The caller must not use c afterwards. */
+void sg_copy_release(struct sg_copy *c);
+/* Calls fn for each active copy overlapping [lo, hi). */
+void sg_copies_overlapping(uintptr_t lo, uintptr_t hi, void (*fn)(struct sg_copy *, void *),
+                           void *arg);
+/* Releases every active copy that vc covers. */
+void sg_copies_release_covered(const struct sg_vc *vc);
+uint64_t sg_copies_guarded_total(void);
+
+/* In a forked child: unprotect every guarded page and forget all copies. */
+void sg_copies_after_fork_child(void);
+
+#endif

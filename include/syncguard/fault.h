@@ -1,0 +1,19 @@
+/* Fault handling: SIGSEGV on a guarded page is matched to its copy and
+ * handled per mode; SIGTRAP ends a single step over a shared page. Every
+ * other fault goes to the program's own handler or the default action. */
+#ifndef SYNCGUARD_FAULT_H
+#define SYNCGUARD_FAULT_H
+
+#include <signal.h>
+
+/* Installs the handlers (from sg_init). */
+void sg_fault_install(void);
+/* The program's view of its SIGSEGV/SIGTRAP disposition, which syncguard
+ * keeps while its own handler stays installed (signals.c). */
+int sg_fault_owns(int sig);
+void sg_fault_get_program_action(int sig, struct sigaction *out);
+void sg_fault_set_program_action(int sig, const struct sigaction *act);
+/* The real sigaction, past syncguard's own. */
+int sg_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+
+#endif

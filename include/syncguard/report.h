@@ -1,0 +1,38 @@
+/* Race reports. The fault handler fills a record with raw facts (no
+ * allocation, no stdio); the reporter thread symbolizes and prints it. */
+#ifndef SYNCGUARD_REPORT_H
+#define SYNCGUARD_REPORT_H
+
+#include <stdint.h>
+
+#include "syncguard/copies.h"
+
+enum sg_race_kind {
+    SG_RACE_EARLY_READ,      /* host read a D2H destination */
+    SG_RACE_EARLY_WRITE_DST, /* host wrote a D2H destination */
+    SG_RACE_EARLY_WRITE_SRC, /* host wrote an H2D source */
+};
+
+struct sg_race {
+    int kind;
+    int in_flight; /* 1: the copy had not finished; 0: it had (latent) */
+    uintptr_t addr;
+    long tid;
+    int npcs;
+    uintptr_t pcs[SG_MAX_FRAMES];
+    struct sg_copy copy; /* a copy of the copy's slot at fault time */
+};
+
+/* Hands a race to the reporter thread and waits (bounded) until it is
+ * written. Async-signal-safe. */
+void sg_report_race(const struct sg_race *race);
+/* Starts the reporter thread if it is not running (normal context). */
+void sg_reporter_ensure_started(void);
+/* Writes the text report of a race; reporter thread only. */
+void sg_report_write(const struct sg_race *race);
+/* Counters, for the exit status and summary. */
+unsigned long sg_reports_written(void);
+void sg_report_at_exit(void);
+const char *sg_race_kind_name(int kind);
+
+#endif

@@ -1,0 +1,13 @@
+/* Raw stacks: program counters only, symbolized when a report is written. */
+#ifndef SYNCGUARD_STACK_H
+#define SYNCGUARD_STACK_H
+
+#include <stdint.h>
+#include <ucontext.h>
+
+/* The caller's stack (normal context). */
+int sg_stack_capture(uintptr_t *pcs, int max);
+/* The stack of the code interrupted by a signal (signal context). */
+int sg_stack_capture_signal(ucontext_t *uc, uintptr_t *pcs, int max);
+
+#endif

@@ -1,0 +1,21 @@
+/* From a program counter to function, file:line and module+offset. */
+#ifndef SYNCGUARD_SYMBOLIZE_H
+#define SYNCGUARD_SYMBOLIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sg_symbol {
+    char function[256]; /* "" when unknown */
+    char file[512];     /* "" when unknown */
+    int line;           /* 0 when unknown */
+    char module[256];   /* basename of the object */
+    uintptr_t module_offset;
+};
+
+/* Normal context only (allocates, may read files). pc is a return address
+ * unless is_exact: the line is looked up at pc-1 so that it names the call.
+ * Returns 0 when at least the module is known. */
+int sg_symbolize(uintptr_t pc, int is_exact, struct sg_symbol *out);
+
+#endif

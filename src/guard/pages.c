@@ -1,0 +1,107 @@
+/* Turning the set of active copies into page protections. A range is cut at
+ * every edge of an overlapping copy; each piece gets the strictest
+ * protection among the copies over it (PROT_NONE & PROT_READ & RW, as bit
+ * masks, is the intersection), or its normal protection when none is left.
+ * Pieces that end alike are merged into one mprotect call, which also keeps
+ * the number of kernel mappings down. Runs in the fault handler too: only
+ * stack memory. */
+#include "config.h"
+
+#include <sys/mman.h>
+
+#include "syncguard/copies.h"
+#include "syncguard/guard.h"
+#include "syncguard/model.h"
+
+#define MAX_EDGES 256
+
+struct edges {
+    uintptr_t lo, hi;
+    int n, overflow;
+    uintptr_t at[MAX_EDGES];
+};
+
+static void add_edge(struct edges *e, uintptr_t a)
+{
+    if (a <= e->lo || a >= e->hi)
+        return;
+    if (e->n == MAX_EDGES) {
+        e->overflow = 1;
+        return;
+    }
+    e->at[e->n++] = a;
+}
+
+static void collect_edges(struct sg_copy *c, void *arg)
+{
+    add_edge(arg, c->pg_lo);
+    add_edge(arg, c->pg_hi);
+}
+
+static void sort_edges(struct edges *e)
+{
+    for (int i = 1; i < e->n; i++) /* few edges: insertion sort */
+        for (int j = i; j > 0 && e->at[j - 1] > e->at[j]; j--) {
+            uintptr_t t = e->at[j];
+            e->at[j] = e->at[j - 1], e->at[j - 1] = t;
+        }
+}
+
+struct piece {
+    uintptr_t lo, hi;
+    int prot;
+};
+
+static void restrict_prot(struct sg_copy *c, void *arg)
+{
+    struct piece *p = arg;
+    if (c->pg_lo <= p->lo && c->pg_hi >= p->hi)
+        p->prot &= c->guard == SG_GUARD_NO_ACCESS ? PROT_NONE : PROT_READ;
+}
+
+static int normal_prot(uintptr_t page)
+{
+    unsigned flags = 0;
+    if (sg_pinned_lookup(page, 1, &flags) && (flags & SG_PINNED_READ_ONLY))
+        return PROT_READ;
+    return PROT_READ | PROT_WRITE;
+}
+
+static int piece_prot(uintptr_t lo, uintptr_t hi)
+{
+    struct piece p = { lo, hi, normal_prot(lo) };
+    sg_copies_overlapping(lo, hi, restrict_prot, &p);
+    return p.prot;
+}
+
+int sg_guard_update(uintptr_t lo, uintptr_t hi)
+{
+    struct edges e = { .lo = lo, .hi = hi };
+    sg_copies_overlapping(lo, hi, collect_edges, &e);
+    if (e.overflow) {
+        /* Too many copies over one range for one pass: halve it. */
+        uintptr_t mid = sg_page_down(lo + (hi - lo) / 2);
+        if (mid <= lo)
+            mid = lo + sg_page_size;
+        return sg_guard_update(lo, mid) | sg_guard_update(mid, hi);
+    }
+    sort_edges(&e);
+    int rc = 0;
+    uintptr_t run_lo = lo;
+    int run_prot = -1;
+    for (int i = 0; i <= e.n; i++) {
+        uintptr_t a = i == 0 ? lo : e.at[i - 1];
+        uintptr_t b = i == e.n ? hi : e.at[i];
+        if (a >= b)
+            continue;
+        int prot = piece_prot(a, b);
+        if (prot != run_prot && run_prot >= 0) {
+            rc |= mprotect((void *)run_lo, a - run_lo, run_prot);
+            run_lo = a;
+        }
+        run_prot = prot;
+    }
+    if (run_prot >= 0)
+        rc |= mprotect((void *)run_lo, hi - run_lo, run_prot);
+    return rc ? -1 : 0;
+}

@@ -1,0 +1,99 @@
+/* Shims of the copy family. An async copy whose host side is pinned runs
+ * after the call returns, so its host range is handed to the model to be
+ * guarded; a pageable one is complete on return and is left alone. A
+ * synchronous D2H copy also tells the host that its stream's earlier work
+ * is complete. */
+#include "config.h"
+
+#include "syncguard/copies.h"
+#include "syncguard/intercept.h"
+#include "syncguard/observe.h"
+#include "syncguard/options.h"
+#include "syncguard/stack.h"
+
+static void guard_range(const char *api, CUstream s, int per_thread, uintptr_t host, size_t n,
+                        int guard, const uintptr_t *pcs, int npcs)
+{
+    struct sg_copy_request rq = { api, s, per_thread, host, n, guard };
+    sg_copy_track(&rq, pcs, npcs);
+}
+
+/* After the driver accepted an async copy: guard its pinned host sides. */
+static void async_copy_accepted(const char *api, CUstream s, int per_thread, uintptr_t dst,
+                                uintptr_t src, size_t n)
+{
+    int dst_pinned = dst && sg_pinned_lookup(dst, n, NULL);
+    int src_pinned = src && sg_pinned_lookup(src, n, NULL);
+    if (!dst_pinned && !src_pinned)
+        return;
+    uintptr_t pcs[SG_MAX_FRAMES];
+    int npcs = sg_stack_capture(pcs, (int)sg_opt.max_frames);
+    if (dst_pinned)
+        guard_range(api, s, per_thread, dst, n, SG_GUARD_NO_ACCESS, pcs, npcs);
+    if (src_pinned)
+        guard_range(api, s, per_thread, src, n, SG_GUARD_READ_ONLY, pcs, npcs);
+}
+
+#define ASYNC_COPY(symbol, api, per_thread, dst_host, src_host)                      \
+    SG_WRAPPER(symbol)(COPY_PARAMS)                                                  \
+    {                                                                                \
+        if (!SG_ENTER())                                                             \
+            return SG_FORWARD(symbol, COPY_ARGS);                                    \
+        CUresult r = SG_FORWARD(symbol, COPY_ARGS);                                  \
+        if (r == CUDA_SUCCESS && sg_pinned_any())                                    \
+            async_copy_accepted(api, hStream, per_thread, dst_host, src_host, n);    \
+        return r;                                                                    \
+    }
+
+#define COPY_PARAMS CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream hStream
+#define COPY_ARGS dst, src, n, hStream
+ASYNC_COPY(cuMemcpyAsync, "cuMemcpyAsync", 0, dst, src)
+ASYNC_COPY(cuMemcpyAsync_ptsz, "cuMemcpyAsync", 1, dst, src)
+#undef COPY_PARAMS
+#undef COPY_ARGS
+
+#define COPY_PARAMS void *dst, CUdeviceptr src, size_t n, CUstream hStream
+#define COPY_ARGS dst, src, n, hStream
+ASYNC_COPY(cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync", 0, (uintptr_t)dst, 0)
+ASYNC_COPY(cuMemcpyDtoHAsync_v2_ptsz, "cuMemcpyDtoHAsync", 1, (uintptr_t)dst, 0)
+#undef COPY_PARAMS
+#undef COPY_ARGS
+
+#define COPY_PARAMS CUdeviceptr dst, const void *src, size_t n, CUstream hStream
+#define COPY_ARGS dst, src, n, hStream
+ASYNC_COPY(cuMemcpyHtoDAsync_v2, "cuMemcpyHtoDAsync", 0, 0, (uintptr_t)src)
+ASYNC_COPY(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", 1, 0, (uintptr_t)src)
+#undef COPY_PARAMS
+#undef COPY_ARGS
+
+/* A synchronous copy is an operation on the null stream that the call waits
+ * for when its destination is host memory: its return means the stream's
+ * earlier work is done. */
+#define SYNC_COPY(symbol, per_thread, dst_is_host)                             \
+    SG_WRAPPER(symbol)(COPY_PARAMS)                                            \
+    {                                                                          \
+        if (!SG_ENTER() || !sg_observe_needed())                               \
+            return SG_FORWARD(symbol, COPY_ARGS);                              \
+        struct sg_vc seen = { 0 };                                             \
+        int host = (dst_is_host);                                              \
+        if (host)                                                              \
+            sg_snapshot_sync_op(NULL, per_thread, &seen);                      \
+        CUresult r = SG_FORWARD(symbol, COPY_ARGS);                            \
+        if (host)                                                              \
+            sg_observe_if(r == CUDA_SUCCESS, &seen);                           \
+        return r;                                                              \
+    }
+
+#define COPY_PARAMS void *dst, CUdeviceptr src, size_t n
+#define COPY_ARGS dst, src, n
+SYNC_COPY(cuMemcpyDtoH_v2, 0, 1)
+SYNC_COPY(cuMemcpyDtoH_v2_ptds, 1, 1)
+#undef COPY_PARAMS
+#undef COPY_ARGS
+
+#define COPY_PARAMS CUdeviceptr dst, CUdeviceptr src, size_t n
+#define COPY_ARGS dst, src, n
+SYNC_COPY(cuMemcpy, 0, sg_is_host_pointer(dst))
+SYNC_COPY(cuMemcpy_ptds, 1, sg_is_host_pointer(dst))
+#undef COPY_PARAMS
+#undef COPY_ARGS

@@ -1,0 +1,62 @@
+/* Shims of the pinned host memory family: allocation and registration make
+ * a range pinned (its async copies get guarded); free and unregistration
+ * end that, after releasing any guard still on the range. */
+#include "config.h"
+
+#include "syncguard/copies.h"
+#include "syncguard/intercept.h"
+#include "syncguard/model.h"
+
+void sg_copies_release_range(uintptr_t lo, uintptr_t hi, const char *api);
+
+static void pinned(void *p, size_t n, unsigned flags)
+{
+    if (p && n)
+        sg_pinned_add((uintptr_t)p, n, flags);
+}
+
+/* Before the driver takes the range back, no page of it may stay guarded. */
+static void unpinning(void *p, const char *api)
+{
+    size_t n;
+    if (sg_pinned_remove((uintptr_t)p, &n) == 0)
+        sg_copies_release_range((uintptr_t)p, (uintptr_t)p + n, api);
+}
+
+SG_WRAPPER(cuMemAllocHost_v2)(void **pp, size_t n)
+{
+    CUresult r = SG_FORWARD(cuMemAllocHost_v2, pp, n);
+    if (r == CUDA_SUCCESS && SG_ENTER())
+        pinned(*pp, n, 0);
+    return r;
+}
+
+SG_WRAPPER(cuMemHostAlloc)(void **pp, size_t n, unsigned int flags)
+{
+    CUresult r = SG_FORWARD(cuMemHostAlloc, pp, n, flags);
+    if (r == CUDA_SUCCESS && SG_ENTER())
+        pinned(*pp, n, 0);
+    return r;
+}
+
+SG_WRAPPER(cuMemHostRegister_v2)(void *p, size_t n, unsigned int flags)
+{
+    CUresult r = SG_FORWARD(cuMemHostRegister_v2, p, n, flags);
+    if (r == CUDA_SUCCESS && SG_ENTER())
+        pinned(p, n, (flags & CU_MEMHOSTREGISTER_READ_ONLY) ? SG_PINNED_READ_ONLY : 0);
+    return r;
+}
+
+SG_WRAPPER(cuMemFreeHost)(void *p)
+{
+    if (SG_ENTER())
+        unpinning(p, "cuMemFreeHost");
+    return SG_FORWARD(cuMemFreeHost, p);
+}
+
+SG_WRAPPER(cuMemHostUnregister)(void *p)
+{
+    if (SG_ENTER())
+        unpinning(p, "cuMemHostUnregister");
+    return SG_FORWARD(cuMemHostUnregister, p);
+}

@@ -1,0 +1,264 @@
+/* The table of guarded copies. Slots, the free stack and the list of
+ * active slots are mapped once at start-up: the fault handler searches and
+ * releases copies without allocating. All access under sg_model_lock. */
+#include "config.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "syncguard/common.h"
+#include "syncguard/copies.h"
+#include "syncguard/guard.h"
+#include "syncguard/intercept.h"
+#include "syncguard/log.h"
+#include "syncguard/options.h"
+
+CUevent sg_event_pool_get(CUcontext ctx);
+void sg_event_pool_put(CUcontext ctx, CUevent e);
+void sg_reporter_ensure_started(void);
+
+static struct sg_copy *slots;
+static uint32_t *free_stack, *active;
+static uint32_t nslots, nfree, nactive;
+static uint64_t next_id = 1, guarded_total;
+
+uintptr_t sg_page_size = 4096;
+
+static void *map_zeroed(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+int sg_copies_init(long max_pending)
+{
+    sg_page_size = (uintptr_t)sysconf(_SC_PAGESIZE);
+    nslots = (uint32_t)max_pending;
+    slots = map_zeroed(nslots * sizeof *slots);
+    free_stack = map_zeroed(nslots * sizeof *free_stack);
+    active = map_zeroed(nslots * sizeof *active);
+    if (!slots || !free_stack || !active)
+        return -1;
+    for (uint32_t i = 0; i < nslots; i++)
+        free_stack[i] = nslots - 1 - i;
+    nfree = nslots;
+    return 0;
+}
+
+uint64_t sg_copies_guarded_total(void)
+{
+    return guarded_total;
+}
+
+static struct sg_copy *slot_alloc(void)
+{
+    if (nfree == 0)
+        return NULL;
+    struct sg_copy *c = &slots[free_stack[--nfree]];
+    c->active_pos = nactive;
+    active[nactive++] = (uint32_t)(c - slots);
+    return c;
+}
+
+static void slot_free(struct sg_copy *c)
+{
+    uint32_t pos = c->active_pos, last = active[--nactive];
+    active[pos] = last;
+    slots[last].active_pos = pos;
+    c->state = SG_COPY_FREE;
+    free_stack[nfree++] = (uint32_t)(c - slots);
+}
+
+void sg_copies_overlapping(uintptr_t lo, uintptr_t hi, void (*fn)(struct sg_copy *, void *),
+                           void *arg)
+{
+    for (uint32_t i = 0; i < nactive; i++) {
+        struct sg_copy *c = &slots[active[i]];
+        if (c->pg_lo < hi && c->pg_hi > lo)
+            fn(c, arg);
+    }
+}
+
+struct sg_copy *sg_copies_find(uintptr_t addr, int is_write, int *page_guarded)
+{
+    struct sg_copy *best = NULL;
+    uintptr_t page = sg_page_down(addr);
+    *page_guarded = 0;
+    for (uint32_t i = 0; i < nactive; i++) {
+        struct sg_copy *c = &slots[active[i]];
+        if (page < c->pg_lo || page >= c->pg_hi)
+            continue;
+        *page_guarded = 1;
+        if (addr < c->base || addr >= c->base + c->size)
+            continue;
+        /* A read of an H2D source is fine: it is a write that conflicts. */
+        int conflicts = c->guard == SG_GUARD_NO_ACCESS || is_write;
+        if (conflicts && (!best || c->state == SG_COPY_ACTIVE))
+            best = c;
+    }
+    return best;
+}
+
+void sg_copy_release(struct sg_copy *c)
+{
+    uintptr_t lo = c->pg_lo, hi = c->pg_hi;
+    sg_event_pool_put(c->stream.ctx, c->event);
+    c->event = NULL;
+    slot_free(c);
+    sg_guard_update(lo, hi);
+}
+
+void sg_copies_release_covered(const struct sg_vc *vc)
+{
+    for (uint32_t i = 0; i < nactive;) {
+        struct sg_copy *c = &slots[active[i]];
+        /* A copy the fault handler is synchronizing is released by it. */
+        if (c->state == SG_COPY_ACTIVE && sg_vc_get(vc, c->stream.idx) >= c->seq) {
+            if (sg_opt.verbosity >= 2)
+                sg_log_printf("==%d==syncguard: copy #%llu observed complete\n", (int)getpid(),
+                              (unsigned long long)c->id);
+            sg_copy_release(c); /* moves the last active slot into position i */
+        } else {
+            i++;
+        }
+    }
+}
+
+/* Stream captures record copies into a graph instead of running them. */
+static int stream_is_capturing(CUstream h)
+{
+    const struct sg_driver *d = sg_driver();
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (!d->cuStreamIsCapturing || d->cuStreamIsCapturing(h, &st) != CUDA_SUCCESS)
+        return 0;
+    return st != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+static CUstream driver_handle(CUstream h, int per_thread)
+{
+    if (h == NULL)
+        return per_thread ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
+    return h;
+}
+
+static void fill(struct sg_copy *c, const struct sg_copy_request *rq,
+                 const struct sg_stream_info *si, uint64_t seq, CUevent ev, const uintptr_t *pcs,
+                 int npcs)
+{
+    c->state = SG_COPY_ACTIVE;
+    c->id = next_id++;
+    c->base = rq->base;
+    c->size = rq->size;
+    c->pg_lo = sg_page_down(rq->base);
+    c->pg_hi = sg_page_up(rq->base + rq->size);
+    c->guard = rq->guard;
+    c->api = rq->api;
+    c->stream = *si;
+    c->seq = seq;
+    c->event = ev;
+    c->tid = sg_gettid();
+    c->npcs = npcs < SG_MAX_FRAMES ? npcs : SG_MAX_FRAMES;
+    for (int i = 0; i < c->npcs; i++)
+        c->pcs[i] = pcs[i];
+}
+
+void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int npcs)
+{
+    static int said_full, said_mprotect;
+    CUstream h = driver_handle(rq->stream, rq->per_thread);
+    if (rq->size == 0 || stream_is_capturing(h))
+        return;
+    sg_reporter_ensure_started();
+
+    /* The event goes into the stream right after the copy; it needs the
+     * stream's context, which only the model knows for user streams. */
+    sg_lock(&sg_model_lock);
+    struct sg_stream_info si;
+    sg_stream_info(sg_stream_get(rq->stream, rq->per_thread), &si);
+    sg_unlock(&sg_model_lock);
+    CUevent ev = sg_event_pool_get(si.ctx);
+    if (ev && sg_driver()->cuEventRecord(ev, h) != CUDA_SUCCESS) {
+        sg_event_pool_put(si.ctx, ev);
+        ev = NULL;
+    }
+
+    sg_lock(&sg_model_lock);
+    struct sg_stream *s = sg_stream_get(rq->stream, rq->per_thread);
+    uint64_t seq = sg_stream_enqueue(s);
+    struct sg_copy *c = slot_alloc();
+    if (!c) {
+        sg_unlock(&sg_model_lock);
+        sg_event_pool_put(si.ctx, ev);
+        sg_log_warn_once(&said_full,
+                         "more than max_pending=%ld copies in flight; further copies run "
+                         "unguarded until some complete",
+                         sg_opt.max_pending);
+        return;
+    }
+    fill(c, rq, &si, seq, ev, pcs, npcs);
+    guarded_total++;
+    if (sg_guard_update(c->pg_lo, c->pg_hi) < 0) {
+        sg_copy_release(c);
+        sg_unlock(&sg_model_lock);
+        sg_log_warn_once(&said_mprotect,
+                         "cannot protect the host pages of a copy (mprotect failed); it runs "
+                         "unguarded");
+        return;
+    }
+    if (sg_opt.verbosity >= 2)
+        sg_log_printf("==%d==syncguard: copy #%llu %s %#lx+%zu guarded on stream %p\n",
+                      (int)getpid(), (unsigned long long)c->id, rq->api,
+                      (unsigned long)rq->base, rq->size, (void *)si.handle);
+    sg_unlock(&sg_model_lock);
+}
+
+void sg_copies_after_fork_child(void)
+{
+    /* The child's copies of guarded pages would fault with nobody to
+     * release them: give them back their normal protection first. */
+    for (uint32_t i = 0; i < nactive; i++) {
+        struct sg_copy *c = &slots[active[i]];
+        mprotect((void *)c->pg_lo, c->pg_hi - c->pg_lo, PROT_READ | PROT_WRITE);
+        c->state = SG_COPY_FREE;
+        c->event = NULL;
+    }
+    nactive = 0;
+    nfree = nslots;
+    for (uint32_t i = 0; i < nslots; i++)
+        free_stack[i] = nslots - 1 - i;
+}
+
+uint32_t sg_copies_active_count(void)
+{
+    return __atomic_load_n(&nactive, __ATOMIC_RELAXED);
+}
+
+static void release_one(struct sg_copy *c, void *arg)
+{
+    (void)arg;
+    if (c->state == SG_COPY_ACTIVE)
+        sg_copy_release(c);
+}
+
+/* Pinned memory going back to the driver while copies into it are pending:
+ * the guards must go first. (The copies themselves are the program's
+ * business; the driver may still write into the freed range.) */
+void sg_copies_release_range(uintptr_t lo, uintptr_t hi, const char *api)
+{
+    (void)api;
+    sg_lock(&sg_model_lock);
+    /* Releasing reorders the active list, so restart after each release. */
+    for (;;) {
+        uint32_t before = nactive;
+        for (uint32_t i = 0; i < nactive; i++) {
+            struct sg_copy *c = &slots[active[i]];
+            if (c->state == SG_COPY_ACTIVE && c->base < hi && c->base + c->size > lo) {
+                release_one(c, NULL);
+                break;
+            }
+        }
+        if (nactive == before)
+            break;
+    }
+    sg_unlock(&sg_model_lock);
+}

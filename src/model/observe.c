@@ -1,0 +1,97 @@
+/* The host side of happens-before: what each synchronization call covers,
+ * and releasing the copies it covers once the call has succeeded. The
+ * snapshot is taken before the call: work enqueued while it waits is not
+ * covered by it. */
+#include "config.h"
+
+#include <dlfcn.h>
+
+#include "syncguard/common.h"
+#include "syncguard/copies.h"
+#include "syncguard/intercept.h"
+#include "syncguard/observe.h"
+
+uint32_t sg_copies_active_count(void);
+
+int sg_observe_needed(void)
+{
+    return sg_copies_active_count() != 0;
+}
+
+void sg_snapshot_stream(CUstream s, int per_thread, struct sg_vc *out)
+{
+    sg_lock(&sg_model_lock);
+    sg_stream_snapshot(sg_stream_get(s, per_thread), out);
+    sg_unlock(&sg_model_lock);
+}
+
+void sg_snapshot_sync_op(CUstream s, int per_thread, struct sg_vc *out)
+{
+    sg_lock(&sg_model_lock);
+    struct sg_stream *st = sg_stream_get(s, per_thread);
+    sg_stream_enqueue(st);
+    sg_stream_snapshot(st, out);
+    sg_unlock(&sg_model_lock);
+}
+
+void sg_snapshot_event(CUevent e, struct sg_vc *out)
+{
+    sg_lock(&sg_model_lock);
+    sg_event_snapshot(e, out);
+    sg_unlock(&sg_model_lock);
+}
+
+void sg_snapshot_current_ctx(struct sg_vc *out)
+{
+    CUcontext ctx = sg_current_ctx();
+    sg_lock(&sg_model_lock);
+    sg_ctx_snapshot(ctx, out);
+    sg_unlock(&sg_model_lock);
+}
+
+void sg_observe_if(int ok, struct sg_vc *vc)
+{
+    if (ok && vc->n) {
+        sg_lock(&sg_model_lock);
+        sg_copies_release_covered(vc);
+        sg_unlock(&sg_model_lock);
+    }
+    sg_vc_free(vc);
+}
+
+void sg_note_event_record(CUevent e, CUstream s, int per_thread)
+{
+    struct sg_vc vc = { 0 };
+    sg_lock(&sg_model_lock);
+    struct sg_stream *st = sg_stream_get(s, per_thread);
+    sg_stream_enqueue(st); /* the record is an operation on st */
+    sg_stream_snapshot(st, &vc);
+    sg_event_recorded(e, &vc);
+    sg_unlock(&sg_model_lock);
+    sg_vc_free(&vc);
+}
+
+void sg_note_stream_wait(CUstream s, int per_thread, CUevent e)
+{
+    struct sg_vc vc = { 0 };
+    sg_lock(&sg_model_lock);
+    sg_event_snapshot(e, &vc);
+    sg_stream_wait_vc(sg_stream_get(s, per_thread), &vc);
+    sg_unlock(&sg_model_lock);
+    sg_vc_free(&vc);
+}
+
+int sg_is_host_pointer(CUdeviceptr p)
+{
+    if (sg_pinned_lookup((uintptr_t)p, 1, NULL))
+        return 1;
+    static CUresult (*get_attr)(void *, CUpointer_attribute, CUdeviceptr);
+    if (!get_attr && sg_libcuda())
+        get_attr = sg_real_dlsym(sg_libcuda(), "cuPointerGetAttribute");
+    if (!get_attr)
+        return 0;
+    unsigned type = 0;
+    CUresult r = get_attr(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p);
+    /* Memory the driver does not know is pageable host memory. */
+    return r != CUDA_SUCCESS || type == CU_MEMORYTYPE_HOST;
+}

@@ -1,0 +1,105 @@
+/* Page-locked host ranges: allocated by the driver or registered with it.
+ * Only copies whose host side is in one of them run asynchronously to the
+ * host (a pageable copy is complete when its call returns), so only they
+ * are guarded. A sorted array, binary-searched under its own small lock. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "syncguard/common.h"
+#include "syncguard/model.h"
+
+struct range {
+    uintptr_t base;
+    size_t size;
+    unsigned flags;
+};
+
+static struct range *ranges;
+static size_t count, cap;
+static atomic_size_t published_count;
+static sg_lock_t pinned_lock = SG_LOCK_INIT;
+
+int sg_pinned_any(void)
+{
+    return atomic_load_explicit(&published_count, memory_order_relaxed) != 0;
+}
+
+/* Index of the last range with base <= p, or -1. */
+static long floor_index(uintptr_t p)
+{
+    long lo = 0, hi = (long)count - 1, ans = -1;
+    while (lo <= hi) {
+        long mid = (lo + hi) / 2;
+        if (ranges[mid].base <= p)
+            ans = mid, lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return ans;
+}
+
+void sg_pinned_add(uintptr_t base, size_t size, unsigned flags)
+{
+    sg_lock(&pinned_lock);
+    if (count == cap) {
+        size_t ncap = cap ? cap * 2 : 64;
+        struct range *r = realloc(ranges, ncap * sizeof *r);
+        if (!r) {
+            sg_unlock(&pinned_lock);
+            return; /* untracked memory is treated as pageable: never guarded */
+        }
+        ranges = r, cap = ncap;
+    }
+    size_t at = (size_t)(floor_index(base) + 1);
+    memmove(&ranges[at + 1], &ranges[at], (count - at) * sizeof *ranges);
+    ranges[at] = (struct range){ base, size, flags };
+    count++;
+    atomic_store(&published_count, count);
+    sg_unlock(&pinned_lock);
+}
+
+int sg_pinned_remove(uintptr_t base, size_t *size)
+{
+    sg_lock(&pinned_lock);
+    long i = floor_index(base);
+    int found = i >= 0 && ranges[i].base == base;
+    if (found) {
+        *size = ranges[i].size;
+        memmove(&ranges[i], &ranges[i + 1], (count - (size_t)i - 1) * sizeof *ranges);
+        count--;
+        atomic_store(&published_count, count);
+    }
+    sg_unlock(&pinned_lock);
+    return found ? 0 : -1;
+}
+
+int sg_pinned_lookup(uintptr_t p, size_t n, unsigned *flags)
+{
+    sg_lock(&pinned_lock);
+    long i = floor_index(p);
+    int in = i >= 0 && p + n <= ranges[i].base + ranges[i].size && p + n >= p;
+    if (in && flags)
+        *flags = ranges[i].flags;
+    sg_unlock(&pinned_lock);
+    return in;
+}
+
+int sg_pinned_touches(uintptr_t lo, uintptr_t hi)
+{
+    sg_lock(&pinned_lock);
+    long i = floor_index(hi - 1);
+    int touches = i >= 0 && ranges[i].base + ranges[i].size > lo;
+    sg_unlock(&pinned_lock);
+    return touches;
+}
+
+void sg_pinned_after_fork_child(void)
+{
+    /* fork(2) copies pinned pages as ordinary memory; the child cannot use
+     * them for DMA without registering them again. */
+    count = 0;
+    atomic_store(&published_count, 0);
+    atomic_store(&pinned_lock.word, 0);
+}

@@ -1,0 +1,147 @@
+/* The reporter thread. Symbolizing needs memory allocation and file access,
+ * which the fault handler must not do; so the handler puts the raw race in a
+ * ring slot, wakes this thread with sem_post (async-signal-safe), and waits
+ * on a futex until the report is written. The wait is bounded so that a
+ * reporter stuck behind a lock the faulting thread holds (a malloc arena,
+ * say) delays the program but cannot hang it. */
+#include "config.h"
+
+#include <linux/futex.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "syncguard/common.h"
+#include "syncguard/log.h"
+#include "syncguard/report.h"
+
+#define RING 16
+#define WAIT_STEPS 100 /* x 100 ms */
+
+enum { SLOT_FREE, SLOT_FILLING, SLOT_READY, SLOT_DONE };
+
+struct slot {
+    atomic_int state;
+    struct sg_race race;
+};
+
+static struct slot ring[RING];
+static sem_t wake;
+static atomic_int started; /* 0 no, 1 starting, 2 running */
+
+static void *reporter_main(void *arg)
+{
+    (void)arg;
+    sg_in_syncguard = 1;
+    for (;;) {
+        while (sem_wait(&wake) != 0)
+            ;
+        for (int i = 0; i < RING; i++) {
+            if (atomic_load(&ring[i].state) != SLOT_READY)
+                continue;
+            sg_report_write(&ring[i].race);
+            atomic_store(&ring[i].state, SLOT_DONE);
+            syscall(SYS_futex, &ring[i].state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+        }
+    }
+    return NULL;
+}
+
+void sg_reporter_ensure_started(void)
+{
+    int expected = 0;
+    if (SG_LIKELY(atomic_load_explicit(&started, memory_order_relaxed) == 2) ||
+        !atomic_compare_exchange_strong(&started, &expected, 1))
+        return;
+    sem_init(&wake, 0, 0);
+    /* The reporter must never receive the program's signals. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&t, &attr, reporter_main, NULL);
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        static int said;
+        sg_log_warn_once(&said, "cannot start the reporter thread; reports will be terse");
+        atomic_store(&started, 0);
+        return;
+    }
+#ifdef __GLIBC__
+    pthread_setname_np(t, "syncguard");
+#endif
+    atomic_store(&started, 2);
+}
+
+void sg_reporter_after_fork_child(void)
+{
+    /* Threads do not survive fork; the next guarded copy starts one. */
+    atomic_store(&started, 0);
+    for (int i = 0; i < RING; i++)
+        atomic_store(&ring[i].state, SLOT_FREE);
+}
+
+/* Signal-safe fallback when no reporter can write the full report. */
+static void write_terse(const struct sg_race *r)
+{
+    char buf[160], num[24];
+    size_t n = 0;
+    const char *parts[] = { "==", NULL, "==WARNING: syncguard: ", sg_race_kind_name(r->kind),
+                            " at 0x", NULL, " (no stack: the reporter thread is unavailable)\n" };
+    for (size_t i = 0; i < SG_ARRAY_SIZE(parts); i++) {
+        const char *p = parts[i];
+        if (i == 1)
+            sg_fmt_u64(num, (unsigned long long)getpid(), 10), p = num;
+        if (i == 5)
+            sg_fmt_u64(num, r->addr, 16), p = num;
+        size_t len = strlen(p);
+        if (n + len >= sizeof buf)
+            break;
+        memcpy(buf + n, p, len), n += len;
+    }
+    sg_log_write(buf, n);
+}
+
+static struct slot *claim_slot(void)
+{
+    for (int tries = 0; tries < 1000; tries++) {
+        for (int i = 0; i < RING; i++) {
+            int expected = SLOT_FREE;
+            if (atomic_compare_exchange_strong(&ring[i].state, &expected, SLOT_FILLING))
+                return &ring[i];
+        }
+        struct timespec ts = { 0, 1000000 };
+        nanosleep(&ts, NULL);
+    }
+    return NULL;
+}
+
+void sg_report_race(const struct sg_race *race)
+{
+    struct slot *s = atomic_load(&started) == 2 ? claim_slot() : NULL;
+    if (!s) {
+        write_terse(race);
+        return;
+    }
+    memcpy(&s->race, race, sizeof *race);
+    atomic_store(&s->state, SLOT_READY);
+    sem_post(&wake);
+    struct timespec step = { 0, 100000000 };
+    for (int i = 0; i < WAIT_STEPS; i++) {
+        int st = atomic_load(&s->state);
+        if (st == SLOT_DONE)
+            break;
+        syscall(SYS_futex, &s->state, FUTEX_WAIT_PRIVATE, st, &step, NULL, 0);
+    }
+    int done = SLOT_DONE;
+    /* If the reporter never got to it, it still may: leave it READY. */
+    atomic_compare_exchange_strong(&s->state, &done, SLOT_FREE);
+}

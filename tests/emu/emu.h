@@ -1,0 +1,233 @@
+/* emu.h - internals of the CPU emulation of the CUDA driver API (libcuda.so.1).
+ *
+ * Model: every stream is an in-order queue of operations executed by its own
+ * worker thread.  Ordering between streams is expressed as dependencies
+ * (stream, sequence number): an operation starts only when every dependency
+ * has completed.  One global mutex protects all emulator state; one condition
+ * variable announces progress (an operation completed, a flag was stored).
+ * Bytes are moved outside the lock.
+ */
+#ifndef SGEMU_EMU_H
+#define SGEMU_EMU_H
+
+/* We are the driver, so ask cuda.h for the driver-side view: every ABI name
+ * (cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_ptds, the 4-argument cuGetProcAddress...)
+ * is then declared under its exact exported name with its exact prototype
+ * and no macro renames our definitions.  The push-visibility switch gives
+ * those declarations default visibility; everything else in the library is
+ * hidden (-fvisibility=hidden), so internal calls never leave the library. */
+#define __CUDA_API_VERSION_INTERNAL 1
+#define __CUDA_API_PUSH_VISIBILITY_DEFAULT 1
+#include <cuda.h>
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define EMU_DRIVER_VERSION 13000
+#define EMU_MAX_DEVICES 64
+/* cuCtxGetStreamPriorityRange: lower numbers mean higher priority. */
+#define EMU_LEAST_PRIORITY 0
+#define EMU_GREATEST_PRIORITY (-5)
+
+/* ---- core.c: global lock, progress, initialisation --------------------- */
+
+void emu_lock(void);
+void emu_unlock(void);
+/* Wakes every thread waiting for progress (lock held). */
+void emu_broadcast(void);
+/* Waits for progress (lock held); timeout_ns > 0 bounds the wait so that
+ * callers polling memory (wait-value operations) look again. */
+void emu_wait_progress(long timeout_ns);
+
+/* CUDA_ERROR_NOT_INITIALIZED before a successful cuInit (lock held). */
+CUresult emu_check_init(void);
+int emu_device_count(void);
+/* CUDA_ERROR_INVALID_DEVICE unless dev names an emulated device. */
+CUresult emu_device_check(CUdevice dev);
+
+void *emu_xmalloc(size_t n);
+void *emu_xcalloc(size_t n, size_t size);
+void *emu_xrealloc(void *p, size_t n);
+/* Reports an emulator failure that a real device would turn into a sticky
+ * error (e.g. DMA to an unmapped host address) and aborts. */
+void emu_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+/* ---- engine.c: operations, dependencies, workers, host waits ----------- */
+
+typedef struct emu_op emu_op;
+
+typedef struct emu_dep {
+    CUstream s;
+    uint64_t seq;           /* done when s->completed >= seq */
+} emu_dep;
+
+typedef struct emu_deps {
+    emu_dep *v;
+    size_t n, cap;
+} emu_deps;
+
+/* What an operation does; each family (copies, events, host functions,
+ * memory operations) defines its own class. */
+typedef struct emu_op_class {
+    /* Extra start condition polled with the lock held (wait-value); NULL if
+     * the operation can start as soon as its dependencies are done. */
+    bool (*ready)(emu_op *op);
+    /* The work itself, on the stream's worker thread, without the lock. */
+    void (*run)(emu_op *op);
+    /* Bookkeeping right after completion, lock held (event timestamps). */
+    void (*retire)(emu_op *op);
+    /* Releases what the operation owns, lock held. */
+    void (*destroy)(emu_op *op);
+} emu_op_class;
+
+struct emu_op {
+    const emu_op_class *cls;
+    emu_op *next;
+    CUstream stream;
+    uint64_t seq;
+    emu_deps deps;
+};
+
+/* Allocates a zeroed operation of `size` bytes whose first member is an
+ * emu_op. */
+void *emu_op_new(const emu_op_class *cls, size_t size);
+/* Frees an operation that was never enqueued (lock held). */
+void emu_op_discard(emu_op *op);
+/* Appends op to stream s (lock held), adding the implicit dependencies of
+ * the legacy default stream, and returns its sequence number. */
+uint64_t emu_enqueue(CUstream s, emu_op *op);
+
+void emu_deps_add(emu_deps *d, CUstream s, uint64_t seq);
+void emu_deps_clear(emu_deps *d);
+bool emu_deps_done(const emu_deps *d);
+/* Blocks the calling host thread until every dependency is done (lock
+ * held).  Before it actually blocks it performs the releases registered with
+ * sgemu_release_on_host_wait. */
+void emu_host_wait(const emu_deps *d);
+/* emu_host_wait for the operation `seq` of stream s. */
+void emu_host_wait_op(CUstream s, uint64_t seq);
+
+/* ---- hostwait.c: the test-only release hook ---------------------------- */
+
+/* Stores every registered release value (lock held); called by
+ * emu_host_wait just before a host thread blocks. */
+void emu_fire_host_wait_releases(void);
+
+/* ---- context.c --------------------------------------------------------- */
+
+struct CUctx_st {
+    CUdevice dev;
+    unsigned int flags;
+    unsigned long long id;
+    bool primary;
+    int primary_refs;       /* cuDevicePrimaryCtxRetain count */
+    bool active;            /* usable: created/retained and not destroyed */
+    bool destroyed;         /* cuCtxDestroy'ed: never usable again */
+    unsigned int epoch;     /* bumped at each teardown; ages per-thread streams */
+    CUstream legacy;        /* the legacy default stream */
+    CUstream streams;       /* every stream of the context, legacy included */
+    CUcontext next_all;
+};
+
+/* The calling thread's current context, checked usable (lock held). */
+CUresult emu_ctx_current(CUcontext *out);
+/* CUDA_SUCCESS if c is a context handle that can be used (lock held). */
+CUresult emu_ctx_check(CUcontext c);
+/* Every piece of work of the context enqueued so far. */
+void emu_ctx_capture(CUcontext c, emu_deps *out);
+
+/* ---- stream.c ---------------------------------------------------------- */
+
+typedef enum { EMU_STREAM_USER, EMU_STREAM_LEGACY, EMU_STREAM_PER_THREAD } emu_stream_kind;
+
+struct CUstream_st {
+    CUcontext ctx;
+    emu_stream_kind kind;
+    unsigned int flags;     /* CU_STREAM_NON_BLOCKING or 0 */
+    int priority;
+    unsigned long long id;
+    uint64_t enqueued;      /* sequence number of the newest operation */
+    uint64_t completed;     /* newest completed one; operations complete in order */
+    emu_op *head, *tail;
+    int refs;               /* owner, worker, dependencies, event captures */
+    bool worker;            /* its worker thread is running */
+    bool dying;             /* destroyed: finish the queue, then go away */
+    CUstream next;          /* in ctx->streams */
+};
+
+/* How the _ptsz/_ptds and the plain ABI read the NULL stream handle. */
+typedef enum { EMU_NULL_LEGACY = 0, EMU_NULL_PER_THREAD = 1 } emu_null_stream;
+
+/* Turns a stream handle from the API into the stream work goes to (lock
+ * held): NULL per `null_means`, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD or a
+ * stream made by cuStreamCreate*. */
+CUresult emu_stream_get(CUstream handle, emu_null_stream null_means, CUstream *out);
+CUstream emu_stream_new(CUcontext ctx, emu_stream_kind kind, unsigned int flags, int priority);
+/* Marks s destroyed: queued work still completes, then it is freed. */
+void emu_stream_kill(CUstream s);
+void emu_stream_ref(CUstream s);
+void emu_stream_unref(CUstream s);
+bool emu_stream_blocking(CUstream s);
+/* The work a host synchronisation on s waits for: its own queue and, for
+ * the legacy stream, the queues of every blocking stream of the context. */
+void emu_stream_capture(CUstream s, emu_deps *out);
+
+/* ---- event.c ----------------------------------------------------------- */
+
+/* Forgets the events of a context being torn down (lock held). */
+void emu_events_drop_ctx(CUcontext ctx);
+
+/* ---- registry.c: the unified address space ----------------------------- */
+
+typedef enum { EMU_MEM_DEVICE, EMU_MEM_HOST_ALLOC, EMU_MEM_HOST_REGISTERED } emu_mem_kind;
+
+typedef struct emu_range {
+    uintptr_t base;
+    size_t size;
+    emu_mem_kind kind;
+    unsigned int flags;     /* cuMemHostAlloc / cuMemHostRegister flags */
+    CUcontext ctx;
+    unsigned long long id;  /* CU_POINTER_ATTRIBUTE_BUFFER_ID */
+} emu_range;
+
+/* Where a byte range lives, for the copy rules.  EMU_BAD: it starts in
+ * device memory but runs past the end of the allocation. */
+typedef enum { EMU_PAGEABLE, EMU_PINNED, EMU_DEVICE, EMU_BAD } emu_where;
+
+void emu_mem_insert(const emu_range *r);
+/* Removes the range starting exactly at base (lock held); false if none. */
+bool emu_mem_remove(uintptr_t base, emu_range *removed);
+/* The range containing addr, or NULL (lock held).  The pointer is valid
+ * until the registry changes. */
+const emu_range *emu_mem_find(uintptr_t addr);
+/* The first range overlapping [base, base+n), or NULL (lock held). */
+const emu_range *emu_mem_overlap(uintptr_t base, size_t n);
+/* Classifies [addr, addr+n) (lock held): pinned or device only if one
+ * range holds all of it, pageable if it starts outside every range. */
+emu_where emu_mem_where(uintptr_t addr, size_t n);
+/* Removes and returns (in *out, malloc'ed) every range of ctx. */
+size_t emu_mem_take_ctx(CUcontext ctx, emu_range **out);
+unsigned long long emu_mem_next_id(void);
+
+/* ---- memory.c ---------------------------------------------------------- */
+
+/* Frees the allocations and registrations of a context (lock held). */
+void emu_mem_drop_ctx(CUcontext ctx);
+/* The device-memory size every emulated device reports. */
+size_t emu_total_mem(void);
+
+/* ---- dma.c: the device's view of host memory --------------------------- */
+
+/* Opens /proc/self/mem once; accesses through it ignore page protection the
+ * way a device's DMA does. */
+CUresult emu_dma_init(void);
+void emu_dma_read(void *dst, uintptr_t host_src, size_t n);
+void emu_dma_write(uintptr_t host_dst, const void *src, size_t n);
+/* A device-side 32- or 64-bit load or store (size 4 or 8) at a unified
+ * address: emulator device memory directly, host memory through DMA. */
+uint64_t emu_dev_load(uintptr_t addr, size_t size, bool host);
+void emu_dev_store(uintptr_t addr, uint64_t value, size_t size, bool host);
+
+#endif

@@ -1,0 +1,299 @@
+/* event.c - events and cross-stream waits.
+ *
+ * Recording an event enqueues a marker operation; the event then captures
+ * "the marker of stream S completed", which, streams being in order, is all
+ * the work enqueued on S before the record (plus, on the legacy stream, the
+ * blocking streams' work the marker implicitly waits for).  Re-recording
+ * replaces the capture; a never-recorded event is complete.
+ */
+#include "emu.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+struct CUevent_st {
+    CUcontext ctx;
+    unsigned int flags;
+    int refs;                   /* the handle and pending record markers */
+    bool recorded;
+    CUstream stream;            /* the capture, holding a stream reference */
+    uint64_t seq;
+    uint64_t generation;        /* counts records: a marker stamps only its own */
+    struct timespec when;       /* completion time of the latest record */
+};
+
+static CUevent *live;
+static size_t nlive, live_cap;
+
+/* ---- lifetime ------------------------------------------------------------ */
+
+static void event_unref(CUevent ev)
+{
+    if (--ev->refs > 0)
+        return;
+    if (ev->stream)
+        emu_stream_unref(ev->stream);
+    free(ev);
+}
+
+static CUresult find_event(CUevent h, CUevent *out)
+{
+    for (size_t i = 0; i < nlive; i++) {
+        if (live[i] == h) {
+            *out = h;
+            return CUDA_SUCCESS;
+        }
+    }
+    return CUDA_ERROR_INVALID_HANDLE;
+}
+
+static void forget(size_t i)
+{
+    CUevent ev = live[i];
+    live[i] = live[--nlive];
+    event_unref(ev);
+}
+
+void emu_events_drop_ctx(CUcontext ctx)
+{
+    for (size_t i = nlive; i-- > 0;)
+        if (live[i]->ctx == ctx)
+            forget(i);
+}
+
+/* Event lookup for an API call: initialised and a live handle. */
+static CUresult event_get(CUevent h, CUevent *out)
+{
+    CUresult r = emu_check_init();
+    return r == CUDA_SUCCESS ? find_event(h, out) : r;
+}
+
+CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags)
+{
+    const unsigned int known = CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
+    if (!phEvent || (Flags & ~known))
+        return CUDA_ERROR_INVALID_VALUE;
+    if ((Flags & CU_EVENT_INTERPROCESS) && !(Flags & CU_EVENT_DISABLE_TIMING))
+        return CUDA_ERROR_INVALID_VALUE;
+    emu_lock();
+    CUcontext c;
+    CUresult r = emu_ctx_current(&c);
+    if (r == CUDA_SUCCESS) {
+        CUevent ev = emu_xcalloc(1, sizeof *ev);
+        ev->ctx = c;
+        ev->flags = Flags;
+        ev->refs = 1;
+        if (nlive == live_cap) {
+            live_cap = live_cap ? 2 * live_cap : 16;
+            live = emu_xrealloc(live, live_cap * sizeof *live);
+        }
+        live[nlive++] = ev;
+        *phEvent = ev;
+    }
+    emu_unlock();
+    return r;
+}
+
+/* Pending records keep the event alive until they complete. */
+CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent)
+{
+    emu_lock();
+    CUevent ev;
+    CUresult r = event_get(hEvent, &ev);
+    for (size_t i = 0; r == CUDA_SUCCESS && i < nlive; i++) {
+        if (live[i] == ev) {
+            forget(i);
+            break;
+        }
+    }
+    emu_unlock();
+    return r;
+}
+
+/* ---- recording ----------------------------------------------------------- */
+
+typedef struct record_op {
+    emu_op op;
+    CUevent ev;
+    uint64_t generation;
+} record_op;
+
+static void record_retire(emu_op *op)
+{
+    record_op *r = (record_op *)op;
+    if (r->ev->generation == r->generation)
+        clock_gettime(CLOCK_MONOTONIC, &r->ev->when);
+}
+
+static void record_destroy(emu_op *op)
+{
+    event_unref(((record_op *)op)->ev);
+}
+
+static const emu_op_class record_class = {
+    .retire = record_retire,
+    .destroy = record_destroy,
+};
+
+static void capture(CUevent ev, CUstream s, uint64_t seq)
+{
+    emu_stream_ref(s);
+    if (ev->stream)
+        emu_stream_unref(ev->stream);
+    ev->stream = s;
+    ev->seq = seq;
+    ev->recorded = true;
+}
+
+/* CU_EVENT_RECORD_EXTERNAL is only valid during stream capture, which the
+ * emulator does not have. */
+static CUresult event_record(CUevent h, CUstream hs, emu_null_stream null_means, unsigned int flags)
+{
+    if (flags != CU_EVENT_RECORD_DEFAULT)
+        return CUDA_ERROR_INVALID_VALUE;
+    emu_lock();
+    CUevent ev;
+    CUstream s;
+    CUresult r = event_get(h, &ev);
+    if (r == CUDA_SUCCESS)
+        r = emu_stream_get(hs, null_means, &s);
+    if (r == CUDA_SUCCESS && s->ctx != ev->ctx)
+        r = CUDA_ERROR_INVALID_HANDLE;
+    if (r == CUDA_SUCCESS) {
+        record_op *op = emu_op_new(&record_class, sizeof *op);
+        op->ev = ev;
+        ev->refs++;
+        op->generation = ++ev->generation;
+        capture(ev, s, emu_enqueue(s, &op->op));
+    }
+    emu_unlock();
+    return r;
+}
+
+CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream)
+{
+    return event_record(hEvent, hStream, EMU_NULL_LEGACY, CU_EVENT_RECORD_DEFAULT);
+}
+
+CUresult CUDAAPI cuEventRecord_ptsz(CUevent hEvent, CUstream hStream)
+{
+    return event_record(hEvent, hStream, EMU_NULL_PER_THREAD, CU_EVENT_RECORD_DEFAULT);
+}
+
+CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags)
+{
+    return event_record(hEvent, hStream, EMU_NULL_LEGACY, flags);
+}
+
+CUresult CUDAAPI cuEventRecordWithFlags_ptsz(CUevent hEvent, CUstream hStream, unsigned int flags)
+{
+    return event_record(hEvent, hStream, EMU_NULL_PER_THREAD, flags);
+}
+
+/* ---- completion ---------------------------------------------------------- */
+
+static void event_deps(CUevent ev, emu_deps *d)
+{
+    if (ev->recorded)
+        emu_deps_add(d, ev->stream, ev->seq);
+}
+
+static bool event_done(CUevent ev)
+{
+    return !ev->recorded || ev->stream->completed >= ev->seq;
+}
+
+CUresult CUDAAPI cuEventQuery(CUevent hEvent)
+{
+    emu_lock();
+    CUevent ev;
+    CUresult r = event_get(hEvent, &ev);
+    if (r == CUDA_SUCCESS && !event_done(ev))
+        r = CUDA_ERROR_NOT_READY;
+    emu_unlock();
+    return r;
+}
+
+CUresult CUDAAPI cuEventSynchronize(CUevent hEvent)
+{
+    emu_lock();
+    CUevent ev;
+    CUresult r = event_get(hEvent, &ev);
+    if (r == CUDA_SUCCESS) {
+        emu_deps d = { 0 };
+        event_deps(ev, &d);
+        emu_host_wait(&d);
+        emu_deps_clear(&d);
+    }
+    emu_unlock();
+    return r;
+}
+
+static double ms_between(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) / 1e6;
+}
+
+static CUresult elapsed_time(float *ms, CUevent hStart, CUevent hEnd)
+{
+    if (!ms)
+        return CUDA_ERROR_INVALID_VALUE;
+    emu_lock();
+    CUevent a, b;
+    CUresult r = event_get(hStart, &a);
+    if (r == CUDA_SUCCESS)
+        r = event_get(hEnd, &b);
+    if (r == CUDA_SUCCESS && (!a->recorded || !b->recorded ||
+                              ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING)))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    if (r == CUDA_SUCCESS && (!event_done(a) || !event_done(b)))
+        r = CUDA_ERROR_NOT_READY;
+    if (r == CUDA_SUCCESS)
+        *ms = (float)ms_between(&a->when, &b->when);
+    emu_unlock();
+    return r;
+}
+
+CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd)
+{
+    return elapsed_time(pMilliseconds, hStart, hEnd);
+}
+
+CUresult CUDAAPI cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd)
+{
+    return elapsed_time(pMilliseconds, hStart, hEnd);
+}
+
+/* ---- cross-stream waits -------------------------------------------------- */
+
+/* An operation that does nothing but wait for its dependencies. */
+static const emu_op_class wait_class = { 0 };
+
+static CUresult stream_wait_event(CUstream hs, CUevent h, unsigned int flags, emu_null_stream null_means)
+{
+    if (flags != CU_EVENT_WAIT_DEFAULT)
+        return CUDA_ERROR_INVALID_VALUE;        /* EXTERNAL: stream capture only */
+    emu_lock();
+    CUstream s;
+    CUevent ev;
+    CUresult r = emu_stream_get(hs, null_means, &s);
+    if (r == CUDA_SUCCESS)
+        r = find_event(h, &ev);
+    if (r == CUDA_SUCCESS && !event_done(ev)) {
+        emu_op *op = emu_op_new(&wait_class, sizeof *op);
+        event_deps(ev, &op->deps);
+        emu_enqueue(s, op);
+    }
+    emu_unlock();
+    return r;
+}
+
+CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
+{
+    return stream_wait_event(hStream, hEvent, Flags, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent, unsigned int Flags)
+{
+    return stream_wait_event(hStream, hEvent, Flags, EMU_NULL_PER_THREAD);
+}

@@ -1,0 +1,77 @@
+/* hostfn.c - host functions and stream callbacks: user code run by the
+ * stream's worker once the work before it completed, blocking the work
+ * after it until it returns. */
+#include "emu.h"
+
+typedef struct host_op {
+    emu_op op;
+    CUhostFn fn;                /* cuLaunchHostFunc */
+    CUstreamCallback callback;  /* cuStreamAddCallback */
+    CUstream handle;            /* the stream as the caller named it */
+    void *data;
+} host_op;
+
+static void host_run(emu_op *op)
+{
+    host_op *h = (host_op *)op;
+    if (h->fn)
+        h->fn(h->data);
+    else
+        h->callback(h->handle, CUDA_SUCCESS, h->data);
+}
+
+static const emu_op_class host_class = { .run = host_run };
+
+static CUresult enqueue_host(CUstream hs, emu_null_stream null_means, const host_op *proto)
+{
+    emu_lock();
+    CUstream s;
+    CUresult r = emu_stream_get(hs, null_means, &s);
+    if (r == CUDA_SUCCESS) {
+        host_op *op = emu_op_new(&host_class, sizeof *op);
+        op->fn = proto->fn;
+        op->callback = proto->callback;
+        op->handle = hs;
+        op->data = proto->data;
+        emu_enqueue(s, &op->op);
+    }
+    emu_unlock();
+    return r;
+}
+
+static CUresult launch_host_func(CUstream hs, CUhostFn fn, void *data, emu_null_stream null_means)
+{
+    if (!fn)
+        return CUDA_ERROR_INVALID_VALUE;
+    return enqueue_host(hs, null_means, &(host_op){ .fn = fn, .data = data });
+}
+
+CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
+{
+    return launch_host_func(hStream, fn, userData, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void *userData)
+{
+    return launch_host_func(hStream, fn, userData, EMU_NULL_PER_THREAD);
+}
+
+static CUresult add_callback(CUstream hs, CUstreamCallback cb, void *data, unsigned int flags,
+                             emu_null_stream null_means)
+{
+    if (!cb || flags != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    return enqueue_host(hs, null_means, &(host_op){ .callback = cb, .data = data });
+}
+
+CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData,
+                                     unsigned int flags)
+{
+    return add_callback(hStream, callback, userData, flags, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuStreamAddCallback_ptsz(CUstream hStream, CUstreamCallback callback, void *userData,
+                                          unsigned int flags)
+{
+    return add_callback(hStream, callback, userData, flags, EMU_NULL_PER_THREAD);
+}

@@ -1,0 +1,39 @@
+/* hostwait.c - sgemu_release_on_host_wait, the hook that lets a test hold a
+ * stream and still have the program's own blocking call release it. */
+#include "emu.h"
+#include "sgemu.h"
+
+#include <stdlib.h>
+
+typedef struct release {
+    uintptr_t flag;
+    uint32_t value;
+    struct release *next;
+} release;
+
+static release *pending, **pending_tail = &pending;
+
+void sgemu_release_on_host_wait(CUdeviceptr flag, cuuint32_t value)
+{
+    release *r = emu_xmalloc(sizeof *r);
+    *r = (release){ (uintptr_t)flag, value, NULL };
+    emu_lock();
+    *pending_tail = r;
+    pending_tail = &r->next;
+    emu_unlock();
+}
+
+void emu_fire_host_wait_releases(void)
+{
+    if (!pending)
+        return;
+    while (pending) {
+        release *r = pending;
+        pending = r->next;
+        bool host = emu_mem_where(r->flag, sizeof r->value) != EMU_DEVICE;
+        emu_dev_store(r->flag, r->value, sizeof r->value, host);
+        free(r);
+    }
+    pending_tail = &pending;
+    emu_broadcast();            /* streams polling the flags look again */
+}

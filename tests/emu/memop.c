@@ -1,0 +1,143 @@
+/* memop.c - stream memory operations: cuStreamWaitValue32/64 and
+ * cuStreamWriteValue32/64.  A wait blocks its stream until a word of
+ * device or page-locked host memory satisfies the condition; the word is
+ * read like a device reads it, so it may be host memory the program has
+ * protected. */
+#include "emu.h"
+
+typedef struct value_op {
+    emu_op op;
+    uintptr_t addr;
+    uint64_t value;
+    size_t size;                /* 4 or 8 */
+    bool host;                  /* the word is host memory: reach it by DMA */
+    unsigned int cond;          /* CU_STREAM_WAIT_VALUE_GEQ/EQ/AND/NOR */
+} value_op;
+
+/* The conditions of CUstreamWaitValue_flags; GEQ is cyclic, ignoring
+ * wrap-around. */
+static bool condition_holds(unsigned int cond, uint64_t cur, uint64_t value, size_t size)
+{
+    uint64_t mask = size == 4 ? 0xffffffffull : ~0ull;
+    uint64_t diff = (cur - value) & mask;
+    switch (cond) {
+    case CU_STREAM_WAIT_VALUE_GEQ:
+        return size == 4 ? (int32_t)(uint32_t)diff >= 0 : (int64_t)diff >= 0;
+    case CU_STREAM_WAIT_VALUE_EQ:
+        return cur == value;
+    case CU_STREAM_WAIT_VALUE_AND:
+        return (cur & value) != 0;
+    default:                    /* CU_STREAM_WAIT_VALUE_NOR */
+        return (~(cur | value) & mask) != 0;
+    }
+}
+
+static bool wait_ready(emu_op *op)
+{
+    value_op *v = (value_op *)op;
+    return condition_holds(v->cond, emu_dev_load(v->addr, v->size, v->host), v->value, v->size);
+}
+
+static void write_run(emu_op *op)
+{
+    value_op *v = (value_op *)op;
+    emu_dev_store(v->addr, v->value, v->size, v->host);
+}
+
+static const emu_op_class wait_value_class = { .ready = wait_ready };
+static const emu_op_class write_value_class = { .run = write_run };
+
+/* The word must be aligned device memory or page-locked host memory. */
+static CUresult locate_word(uintptr_t addr, size_t size, bool *host)
+{
+    if (addr % size)
+        return CUDA_ERROR_INVALID_VALUE;
+    emu_where w = emu_mem_where(addr, size);
+    if (w != EMU_DEVICE && w != EMU_PINNED)
+        return CUDA_ERROR_INVALID_VALUE;
+    *host = w == EMU_PINNED;
+    return CUDA_SUCCESS;
+}
+
+static CUresult enqueue_value_op(CUstream hs, emu_null_stream null_means, const emu_op_class *cls,
+                                 CUdeviceptr addr, uint64_t value, size_t size, unsigned int cond)
+{
+    emu_lock();
+    CUstream s;
+    bool host = false;
+    CUresult r = emu_stream_get(hs, null_means, &s);
+    if (r == CUDA_SUCCESS)
+        r = locate_word((uintptr_t)addr, size, &host);
+    if (r == CUDA_SUCCESS) {
+        value_op *op = emu_op_new(cls, sizeof *op);
+        op->addr = (uintptr_t)addr;
+        op->value = value;
+        op->size = size;
+        op->host = host;
+        op->cond = cond;
+        emu_enqueue(s, &op->op);
+    }
+    emu_unlock();
+    return r;
+}
+
+static CUresult wait_value(CUstream hs, CUdeviceptr addr, uint64_t value, size_t size, unsigned int flags,
+                           emu_null_stream null_means)
+{
+    unsigned int cond = flags & ~(unsigned int)CU_STREAM_WAIT_VALUE_FLUSH;
+    if (cond > CU_STREAM_WAIT_VALUE_NOR)
+        return CUDA_ERROR_INVALID_VALUE;
+    return enqueue_value_op(hs, null_means, &wait_value_class, addr, value, size, cond);
+}
+
+static CUresult write_value(CUstream hs, CUdeviceptr addr, uint64_t value, size_t size, unsigned int flags,
+                            emu_null_stream null_means)
+{
+    if (flags & ~(unsigned int)CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER)
+        return CUDA_ERROR_INVALID_VALUE;
+    return enqueue_value_op(hs, null_means, &write_value_class, addr, value, size, 0);
+}
+
+CUresult CUDAAPI cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
+{
+    return wait_value(stream, addr, value, 4, flags, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuStreamWaitValue32_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value,
+                                             unsigned int flags)
+{
+    return wait_value(stream, addr, value, 4, flags, EMU_NULL_PER_THREAD);
+}
+
+CUresult CUDAAPI cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
+{
+    return wait_value(stream, addr, value, 8, flags, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuStreamWaitValue64_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value,
+                                             unsigned int flags)
+{
+    return wait_value(stream, addr, value, 8, flags, EMU_NULL_PER_THREAD);
+}
+
+CUresult CUDAAPI cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
+{
+    return write_value(stream, addr, value, 4, flags, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuStreamWriteValue32_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value,
+                                              unsigned int flags)
+{
+    return write_value(stream, addr, value, 4, flags, EMU_NULL_PER_THREAD);
+}
+
+CUresult CUDAAPI cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
+{
+    return write_value(stream, addr, value, 8, flags, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuStreamWriteValue64_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value,
+                                              unsigned int flags)
+{
+    return write_value(stream, addr, value, 8, flags, EMU_NULL_PER_THREAD);
+}

@@ -1,0 +1,272 @@
+/* memory.c - device memory, page-locked host memory (allocated and
+ * registered), memory information.
+ *
+ * Device memory is anonymous memory the emulator owns; a CUdeviceptr is its
+ * address.  Page-locked allocations are page-aligned anonymous mappings.
+ * Under unified addressing a host allocation's device pointer is the host
+ * pointer itself.  Freeing waits for the context's work first, as the real
+ * driver may, so no queued copy touches memory that is gone.
+ */
+#include "emu.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define EMU_TOTAL_MEM (16ull << 30)
+
+static unsigned long long device_used;
+
+static size_t page_size(void)
+{
+    return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static size_t round_to_pages(size_t n)
+{
+    size_t p = page_size();
+    return (n + p - 1) / p * p;
+}
+
+static void *map_anonymous(size_t n)
+{
+    void *p = mmap(NULL, round_to_pages(n), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/* Returns the memory of a range that the emulator allocated. */
+static void release_range(const emu_range *r)
+{
+    if (r->kind == EMU_MEM_HOST_REGISTERED)
+        return;                 /* the program owns registered memory */
+    munmap((void *)r->base, round_to_pages(r->size));
+    if (r->kind == EMU_MEM_DEVICE)
+        device_used -= r->size;
+}
+
+void emu_mem_drop_ctx(CUcontext ctx)
+{
+    emu_range *v;
+    size_t n = emu_mem_take_ctx(ctx, &v);
+    for (size_t i = 0; i < n; i++)
+        release_range(&v[i]);
+    free(v);
+}
+
+static void wait_ctx_idle(CUcontext ctx)
+{
+    emu_deps d = { 0 };
+    emu_ctx_capture(ctx, &d);
+    emu_host_wait(&d);
+    emu_deps_clear(&d);
+}
+
+/* The range of `kind` starting exactly at base, or NULL. */
+static const emu_range *allocation_at(uintptr_t base, emu_mem_kind kind)
+{
+    const emu_range *r = emu_mem_find(base);
+    return r && r->base == base && r->kind == kind ? r : NULL;
+}
+
+/* Waits until the range's context is idle, then forgets and releases the
+ * range (if it is still there: the wait let other threads run). */
+static void free_range(uintptr_t base, emu_mem_kind kind)
+{
+    wait_ctx_idle(allocation_at(base, kind)->ctx);
+    emu_range r;
+    if (allocation_at(base, kind) && emu_mem_remove(base, &r))
+        release_range(&r);
+}
+
+static void add_range(CUcontext c, uintptr_t base, size_t size, emu_mem_kind kind, unsigned int flags)
+{
+    emu_range r = { base, size, kind, flags, c, emu_mem_next_id() };
+    emu_mem_insert(&r);
+}
+
+/* ---- device memory ------------------------------------------------------- */
+
+CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
+{
+    if (!dptr || bytesize == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    emu_lock();
+    CUcontext c;
+    CUresult r = emu_ctx_current(&c);
+    void *p = NULL;
+    if (r == CUDA_SUCCESS && (bytesize > EMU_TOTAL_MEM - device_used || !(p = map_anonymous(bytesize))))
+        r = CUDA_ERROR_OUT_OF_MEMORY;
+    if (r == CUDA_SUCCESS) {
+        device_used += bytesize;
+        add_range(c, (uintptr_t)p, bytesize, EMU_MEM_DEVICE, 0);
+        *dptr = (CUdeviceptr)(uintptr_t)p;
+    }
+    emu_unlock();
+    return r;
+}
+
+CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr)
+{
+    emu_lock();
+    CUcontext c;
+    CUresult r = emu_ctx_current(&c);
+    if (r == CUDA_SUCCESS && dptr && !allocation_at((uintptr_t)dptr, EMU_MEM_DEVICE))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && dptr)
+        free_range((uintptr_t)dptr, EMU_MEM_DEVICE);
+    emu_unlock();
+    return r;
+}
+
+CUresult CUDAAPI cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
+{
+    if (!free_bytes || !total)
+        return CUDA_ERROR_INVALID_VALUE;
+    emu_lock();
+    CUcontext c;
+    CUresult r = emu_ctx_current(&c);
+    if (r == CUDA_SUCCESS) {
+        *total = EMU_TOTAL_MEM;
+        *free_bytes = EMU_TOTAL_MEM - device_used;
+    }
+    emu_unlock();
+    return r;
+}
+
+size_t emu_total_mem(void)
+{
+    return EMU_TOTAL_MEM;
+}
+
+/* ---- page-locked host memory --------------------------------------------- */
+
+CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
+{
+    const unsigned int known = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED;
+    if (!pp || bytesize == 0 || (Flags & ~known))
+        return CUDA_ERROR_INVALID_VALUE;
+    emu_lock();
+    CUcontext c;
+    CUresult r = emu_ctx_current(&c);
+    void *p = NULL;
+    if (r == CUDA_SUCCESS && !(p = map_anonymous(bytesize)))
+        r = CUDA_ERROR_OUT_OF_MEMORY;
+    if (r == CUDA_SUCCESS) {
+        add_range(c, (uintptr_t)p, bytesize, EMU_MEM_HOST_ALLOC, Flags);
+        *pp = p;
+    }
+    emu_unlock();
+    return r;
+}
+
+CUresult CUDAAPI cuMemAllocHost_v2(void **pp, size_t bytesize)
+{
+    return cuMemHostAlloc(pp, bytesize, 0);
+}
+
+CUresult CUDAAPI cuMemFreeHost(void *p)
+{
+    emu_lock();
+    CUcontext c;
+    CUresult r = emu_ctx_current(&c);
+    if (r == CUDA_SUCCESS && !allocation_at((uintptr_t)p, EMU_MEM_HOST_ALLOC))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        free_range((uintptr_t)p, EMU_MEM_HOST_ALLOC);
+    emu_unlock();
+    return r;
+}
+
+/* mincore fails with ENOMEM when part of the range is not mapped: a real
+ * driver could not pin such a range either. */
+static bool is_mapped(uintptr_t p, size_t n)
+{
+    uintptr_t start = p / page_size() * page_size();
+    size_t len = round_to_pages(p + n - start);
+    unsigned char vec[256];
+    for (size_t off = 0; off < len; off += sizeof vec * page_size()) {
+        size_t chunk = len - off < sizeof vec * page_size() ? len - off : sizeof vec * page_size();
+        if (mincore((void *)(start + off), chunk, vec) != 0 && errno == ENOMEM)
+            return false;
+    }
+    return true;
+}
+
+static CUresult check_registrable(uintptr_t p, size_t n)
+{
+    const emu_range *o = emu_mem_overlap(p, n);
+    if (o)
+        return o->kind == EMU_MEM_DEVICE ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+    return is_mapped(p, n) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult CUDAAPI cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags)
+{
+    const unsigned int known = CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP |
+                               CU_MEMHOSTREGISTER_IOMEMORY | CU_MEMHOSTREGISTER_READ_ONLY;
+    if (!p || bytesize == 0 || (Flags & ~known))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (Flags & CU_MEMHOSTREGISTER_IOMEMORY)
+        return CUDA_ERROR_NOT_SUPPORTED;        /* no third-party device memory here */
+    emu_lock();
+    CUcontext c;
+    CUresult r = emu_ctx_current(&c);
+    if (r == CUDA_SUCCESS)
+        r = check_registrable((uintptr_t)p, bytesize);
+    if (r == CUDA_SUCCESS)
+        add_range(c, (uintptr_t)p, bytesize, EMU_MEM_HOST_REGISTERED, Flags);
+    emu_unlock();
+    return r;
+}
+
+CUresult CUDAAPI cuMemHostUnregister(void *p)
+{
+    emu_lock();
+    CUcontext c;
+    CUresult r = emu_ctx_current(&c);
+    if (r == CUDA_SUCCESS && !allocation_at((uintptr_t)p, EMU_MEM_HOST_REGISTERED))
+        r = CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+    if (r == CUDA_SUCCESS)
+        free_range((uintptr_t)p, EMU_MEM_HOST_REGISTERED);
+    emu_unlock();
+    return r;
+}
+
+/* The page-locked range holding p, or NULL. */
+static const emu_range *pinned_range(const void *p)
+{
+    const emu_range *r = emu_mem_find((uintptr_t)p);
+    return r && r->kind != EMU_MEM_DEVICE ? r : NULL;
+}
+
+CUresult CUDAAPI cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int Flags)
+{
+    if (!pdptr || Flags != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    emu_lock();
+    CUcontext c;
+    CUresult r = emu_ctx_current(&c);
+    if (r == CUDA_SUCCESS && !pinned_range(p))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        *pdptr = (CUdeviceptr)(uintptr_t)p;     /* unified addressing */
+    emu_unlock();
+    return r;
+}
+
+CUresult CUDAAPI cuMemHostGetFlags(unsigned int *pFlags, void *p)
+{
+    if (!pFlags)
+        return CUDA_ERROR_INVALID_VALUE;
+    emu_lock();
+    CUcontext c;
+    CUresult r = emu_ctx_current(&c);
+    const emu_range *range = r == CUDA_SUCCESS ? pinned_range(p) : NULL;
+    if (r == CUDA_SUCCESS && !range)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        *pFlags = range->flags;
+    emu_unlock();
+    return r;
+}

@@ -1,0 +1,32 @@
+/* sgemu.h - the test-only extension exported by the CPU emulation of the
+ * CUDA driver (tests/emu/libcuda.so.1).  A real driver does not have it:
+ * look it up with dlsym(RTLD_DEFAULT, "sgemu_release_on_host_wait") when a
+ * program must run on both (tests/lib/sgtest.h does). */
+#ifndef SGEMU_SGEMU_H
+#define SGEMU_SGEMU_H
+
+#include <cuda.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The next time any host thread is about to block inside the emulator
+ * waiting for work that is not complete yet (cuStreamSynchronize,
+ * cuEventSynchronize, cuCtxSynchronize, a synchronous copy, an async copy
+ * to pageable memory, a free that waits for the context), the emulator
+ * first stores `value` to the 32-bit word at `flag` (device memory, or host
+ * memory written like a device would: ignoring page protection) and wakes
+ * the streams polling it.  Each registration fires once; every registration
+ * pending at that moment fires.  Non-blocking calls (cuStreamQuery,
+ * cuEventQuery) never fire it. */
+__attribute__((visibility("default")))
+void sgemu_release_on_host_wait(CUdeviceptr flag, cuuint32_t value);
+
+typedef void (*sgemu_release_on_host_wait_fn)(CUdeviceptr flag, cuuint32_t value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

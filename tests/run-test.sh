@@ -1,0 +1,68 @@
+#!/bin/sh
+# Runs one test program under the preloaded libsyncguard.so and checks what
+# its source file says it must do (automake LOG_COMPILER, libeatmydata
+# style; tests/gpu/run.sh uses it too). Directives, in comments of the source:
+#   SG-EXPECT: KIND       a "SUMMARY: syncguard: KIND" line must appear
+#                         (repeat for several kinds; KIND "silent": no report)
+#   SG-OPTIONS: OPTS      SYNCGUARD_OPTIONS for the run
+#   SG-EXIT: N            expected exit status (default 66 with a report, else 0)
+#   SG-GREP: REGEX        a line matching REGEX must appear in the output
+#   SG-NOGREP: REGEX      no line may match REGEX
+#   SG-ARGS: ARGS         arguments for the program
+#   SG-EMU-ONLY           skipped on the GPU (SG_ON_GPU=1)
+#   SG-NO-CHECK           the program prints no "check: ok" line
+# Exit: 0 pass, 77 skip, 1 fail.
+set -u
+prog=$1
+name=$(basename "$prog")
+src=${SG_TEST_SOURCE:-$(dirname "$0")/drv/$name.c}
+lib=${SYNCGUARD_LIB:-$(cd "$(dirname "$0")/.." && pwd)/src/.libs/libsyncguard.so}
+
+[ -f "$src" ] || { echo "run-test: no source $src for $prog"; exit 1; }
+[ -f "$lib" ] || { echo "run-test: no library $lib (build first)"; exit 1; }
+
+directive() { sed -n "s/^.*SG-$1:[[:space:]]*//p" "$src" | sed 's/[[:space:]]*\*\/[[:space:]]*$//; s/[[:space:]]*$//'; }
+has() { grep -q "SG-$1" "$src"; }
+
+if [ "${SG_ON_GPU:-0}" = 1 ] && has EMU-ONLY; then
+    echo "SKIP $name: emulator only"; exit 77
+fi
+
+opts=$(directive OPTIONS)
+args=$(directive ARGS)
+expects=$(directive EXPECT)
+out=$(mktemp); trap 'rm -f "$out"' EXIT
+# shellcheck disable=SC2086
+SYNCGUARD_OPTIONS=$opts LD_PRELOAD="$lib${LD_PRELOAD:+:$LD_PRELOAD}" "$prog" $args >"$out" 2>&1
+status=$?
+cat "$out"
+
+fail() { echo "FAIL $name: $*"; exit 1; }
+
+want_exit=$(directive EXIT)
+if [ -z "$want_exit" ]; then
+    case $expects in ""|silent) want_exit=0 ;; *) want_exit=66 ;; esac
+fi
+[ "$status" = "$want_exit" ] || fail "exit status $status, expected $want_exit"
+
+for kind in $expects; do
+    if [ "$kind" = silent ]; then
+        ! grep -q "syncguard: \(WARNING\|SUMMARY\)\|^SUMMARY: syncguard" "$out" ||
+            fail "expected no report, got one"
+        ! grep -q "WARNING: syncguard" "$out" || fail "expected no report, got a warning"
+    else
+        grep -q "^SUMMARY: syncguard: $kind " "$out" || fail "no '$kind' report"
+    fi
+done
+directive GREP | while IFS= read -r re; do
+    [ -n "$re" ] || continue
+    grep -q -e "$re" "$out" || { echo "FAIL $name: no line matches: $re"; exit 1; }
+done || exit 1
+directive NOGREP | while IFS= read -r re; do
+    [ -n "$re" ] || continue
+    ! grep -q -e "$re" "$out" || { echo "FAIL $name: a line matches: $re"; exit 1; }
+done || exit 1
+if ! has NO-CHECK; then
+    grep -q "^check: ok" "$out" || fail "the program's data check did not pass"
+fi
+echo "PASS $name"

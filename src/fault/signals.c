@@ -51,7 +51,10 @@ void sg_fault_set_program_action(int sig, const struct sigaction *act)
 /* Delivers a signal that is not syncguard's as if syncguard were absent. */
 void sg_forward_signal(int sig, siginfo_t *si, void *uc)
 {
-    struct sigaction pa = program_action[slot_of(sig)];
+    int slot = slot_of(sig);
+    if (slot < 0)
+        return;
+    struct sigaction pa = program_action[slot];
     if (pa.sa_handler == SIG_IGN && si->si_code <= 0)
         return; /* sent by kill(): ignored, as the program asked */
     if (pa.sa_handler == SIG_DFL || pa.sa_handler == SIG_IGN) {
@@ -61,7 +64,7 @@ void sg_forward_signal(int sig, siginfo_t *si, void *uc)
         memset(&dfl, 0, sizeof dfl);
         dfl.sa_handler = SIG_DFL;
         sg_real_sigaction(sig, &dfl, NULL);
-        atomic_store(&installed[slot_of(sig)], 0);
+        atomic_store(&installed[slot], 0);
         /* A trap does not re-execute: raise it again too. */
         if (si->si_code <= 0 || sig == SIGTRAP)
             raise(sig);
@@ -73,8 +76,7 @@ void sg_forward_signal(int sig, siginfo_t *si, void *uc)
         sigaddset(&mask, sig);
     pthread_sigmask(SIG_BLOCK, &mask, &old);
     if (pa.sa_flags & SA_RESETHAND)
-        program_action[slot_of(sig)].sa_handler = SIG_DFL,
-                              program_action[slot_of(sig)].sa_flags &= ~SA_SIGINFO;
+        program_action[slot].sa_handler = SIG_DFL, program_action[slot].sa_flags &= ~SA_SIGINFO;
     if (pa.sa_flags & SA_SIGINFO)
         pa.sa_sigaction(sig, si, uc);
     else

@@ -80,10 +80,10 @@ static int format_frame(char *buf, size_t len, int idx, uintptr_t pc, int exact)
     struct sg_symbol s;
     if (sg_symbolize(pc, exact, &s) < 0)
         return snprintf(buf, len, "    #%d 0x%lx\n", idx, (unsigned long)pc);
-    char where[600] = "";
+    char where[620] = "";
     if (s.file[0])
         snprintf(where, sizeof where, " %s:%d", s.file, s.line);
-    return snprintf(buf, len, "    #%d 0x%lx %s%s (%s+0x%lx)\n", idx, (unsigned long)pc,
+    return snprintf(buf, len, "    #%d 0x%lx %.255s%.600s (%.255s+0x%lx)\n", idx, (unsigned long)pc,
                     s.function[0] ? s.function : "<unknown>", where, s.module,
                     (unsigned long)s.module_offset);
 }
@@ -131,9 +131,9 @@ static void summary_location(char *buf, size_t len, const struct sg_race *r)
     }
     const char *fn = s.function[0] ? s.function : "<unknown>";
     if (s.file[0])
-        snprintf(buf, len, "%s:%d in %s", base_name(s.file), s.line, fn);
+        snprintf(buf, len, "%.200s:%d in %.200s", base_name(s.file), s.line, fn);
     else
-        snprintf(buf, len, "(%s+0x%lx) in %s", s.module, (unsigned long)s.module_offset, fn);
+        snprintf(buf, len, "(%.200s+0x%lx) in %.200s", s.module, (unsigned long)s.module_offset, fn);
 }
 
 static uint64_t race_key(const struct sg_race *r)

@@ -1,0 +1,22 @@
+/* Resolving an access to memory of a pending copy, whether it arrived as a
+ * fault (fault/handler.c) or was seen in a system call (fault/access.c):
+ * report per mode, wait for the copy, release its guard. Signal-safe. */
+#ifndef SYNCGUARD_RESOLVE_H
+#define SYNCGUARD_RESOLVE_H
+
+#include <stdint.h>
+#include <ucontext.h>
+
+#include "syncguard/copies.h"
+
+/* Called with sg_model_lock held; returns with it released. c conflicts
+ * with an access at addr; uc is the signal context (NULL: the access is
+ * the caller's own, e.g. a system call about to run). */
+void sg_resolve(struct sg_copy *c, uintptr_t addr, int is_write, ucontext_t *uc);
+
+/* Called with sg_model_lock held; returns with it released. Waits for every
+ * active copy over the pages of [lo, hi) and opens them, reporting nothing:
+ * for accesses that touch a guarded page but no copy's bytes. */
+void sg_settle(uintptr_t lo, uintptr_t hi);
+
+#endif

@@ -1,0 +1,119 @@
+/* What happens to an access that conflicts with a pending copy: it is
+ * reported (mode report or abort; latent ones only with report_latent), the
+ * copy is waited for on its own event, its guard is released, and the
+ * access goes ahead on the copied data. Runs in the fault handler: no
+ * allocation, the model lock only around table changes, never while
+ * waiting for the device. */
+#include "config.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "syncguard/common.h"
+#include "syncguard/guard.h"
+#include "syncguard/intercept.h"
+#include "syncguard/options.h"
+#include "syncguard/report.h"
+#include "syncguard/resolve.h"
+#include "syncguard/stack.h"
+
+#define SETTLE_MAX 64
+
+static int race_kind(const struct sg_copy *c, int is_write)
+{
+    if (c->guard == SG_GUARD_READ_ONLY)
+        return SG_RACE_EARLY_WRITE_SRC;
+    return is_write ? SG_RACE_EARLY_WRITE_DST : SG_RACE_EARLY_READ;
+}
+
+/* Waits until the copy is done on the device; says whether it was still
+ * running when the host touched it. */
+static int wait_for_copy(CUevent ev, CUstream h)
+{
+    const struct sg_driver *d = sg_driver();
+    if (!ev) {
+        if (d->cuStreamSynchronize)
+            d->cuStreamSynchronize(h);
+        return 1;
+    }
+    int in_flight = d->cuEventQuery(ev) == CUDA_ERROR_NOT_READY;
+    if (in_flight)
+        d->cuEventSynchronize(ev);
+    return in_flight;
+}
+
+/* Releases a copy we marked HANDLING, unless someone else already did. */
+static void release_if_ours(struct sg_copy *c, uint64_t id)
+{
+    sg_lock(&sg_model_lock);
+    if (c->id == id && c->state == SG_COPY_HANDLING)
+        sg_copy_release(c);
+    sg_unlock(&sg_model_lock);
+}
+
+static void act_on_report(void)
+{
+    if (sg_opt.mode == SG_MODE_ABORT) {
+        signal(SIGABRT, SIG_DFL);
+        abort();
+    }
+    if (sg_opt.halt_on_error)
+        _exit((int)sg_opt.exitcode);
+}
+
+static int capture(ucontext_t *uc, uintptr_t *pcs)
+{
+    int max = (int)sg_opt.max_frames;
+    return uc ? sg_stack_capture_signal(uc, pcs, max) : sg_stack_capture(pcs, max);
+}
+
+void sg_resolve(struct sg_copy *c, uintptr_t addr, int is_write, ucontext_t *uc)
+{
+    struct sg_race race;
+    int first = c->state == SG_COPY_ACTIVE; /* else another thread reports it */
+    race.kind = race_kind(c, is_write);
+    race.addr = addr;
+    race.tid = sg_gettid();
+    memcpy(&race.copy, c, sizeof *c);
+    uint64_t id = c->id;
+    c->state = SG_COPY_HANDLING;
+    sg_unlock(&sg_model_lock);
+
+    int want_report = first && sg_opt.mode != SG_MODE_SYNC;
+    race.npcs = want_report ? capture(uc, race.pcs) : 0;
+    race.in_flight = wait_for_copy(race.copy.event, race.copy.stream.handle);
+    release_if_ours(c, id);
+    if (want_report && (race.in_flight || sg_opt.report_latent)) {
+        sg_report_race(&race);
+        act_on_report();
+    }
+}
+
+struct settle_set {
+    int n;
+    struct sg_copy *c[SETTLE_MAX];
+    uint64_t id[SETTLE_MAX];
+};
+
+static void take_active(struct sg_copy *c, void *arg)
+{
+    struct settle_set *set = arg;
+    if (c->state != SG_COPY_ACTIVE || set->n == SETTLE_MAX)
+        return;
+    c->state = SG_COPY_HANDLING;
+    set->c[set->n] = c, set->id[set->n] = c->id;
+    set->n++;
+}
+
+void sg_settle(uintptr_t lo, uintptr_t hi)
+{
+    struct settle_set set = { 0 };
+    sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), take_active, &set);
+    sg_unlock(&sg_model_lock);
+    for (int i = 0; i < set.n; i++) {
+        wait_for_copy(set.c[i]->event, set.c[i]->stream.handle);
+        release_if_ours(set.c[i], set.id[i]);
+    }
+}

@@ -13,9 +13,13 @@
 #   SG-NO-CHECK           the program prints no "check: ok" line
 # Exit: 0 pass, 77 skip, 1 fail.
 set -u
-prog=$1
+# The argument is the program, or (from make check) its source file X.c,
+# the program then being drv/X in the current (build) directory.
+case $1 in
+*.c) src=$1; prog=drv/$(basename "$1" .c) ;;
+*) prog=$1; src=${SG_TEST_SOURCE:-$(dirname "$0")/drv/$(basename "$1").c} ;;
+esac
 name=$(basename "$prog")
-src=${SG_TEST_SOURCE:-$(dirname "$0")/drv/$name.c}
 lib=${SYNCGUARD_LIB:-$(cd "$(dirname "$0")/.." && pwd)/src/.libs/libsyncguard.so}
 
 [ -f "$src" ] || { echo "run-test: no source $src for $prog"; exit 1; }

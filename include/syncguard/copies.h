@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "syncguard/model.h"
+#include "syncguard/python.h"
 
 #define SG_MAX_FRAMES 64
 
@@ -32,6 +33,8 @@ struct sg_copy {
     long tid;
     int npcs;
     uintptr_t pcs[SG_MAX_FRAMES];
+    int npy;
+    struct sg_pyframe py[SG_MAX_PYFRAMES];
     uint32_t active_pos;
 };
 
@@ -42,6 +45,8 @@ struct sg_copy_request {
     uintptr_t base;
     size_t size;
     int guard;
+    const struct sg_pyframe *py; /* the Python stack at enqueue, if any */
+    int npy;
 };
 
 /* Maps the table; called once from sg_init. */

@@ -20,6 +20,8 @@ struct sg_race {
     long tid;
     int npcs;
     uintptr_t pcs[SG_MAX_FRAMES];
+    int npy;
+    struct sg_pyframe py[SG_MAX_PYFRAMES];
     struct sg_copy copy; /* a copy of the copy's slot at fault time */
 };
 

@@ -15,6 +15,7 @@
 #include "syncguard/fault.h"
 #include "syncguard/log.h"
 #include "syncguard/options.h"
+#include "syncguard/python.h"
 #include "syncguard/report.h"
 
 void sg_real_init(void);
@@ -87,6 +88,7 @@ static void do_init(void)
         fprintf(stderr, "==%d==ERROR: syncguard: cannot map the copy table\n", (int)getpid());
         _exit(1);
     }
+    sg_python_init();
     sg_fault_install();
     pthread_atfork(before_fork, after_fork_parent, after_fork_child);
     atexit(at_exit);

@@ -15,6 +15,7 @@
 #include "syncguard/guard.h"
 #include "syncguard/intercept.h"
 #include "syncguard/options.h"
+#include "syncguard/python.h"
 #include "syncguard/report.h"
 #include "syncguard/resolve.h"
 #include "syncguard/stack.h"
@@ -83,6 +84,7 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int is_write, ucontext_t *uc)
 
     int want_report = first && sg_opt.mode != SG_MODE_SYNC;
     race.npcs = want_report ? capture(uc, race.pcs) : 0;
+    race.npy = want_report ? sg_python_capture(race.py, SG_MAX_PYFRAMES) : 0;
     race.in_flight = wait_for_copy(race.copy.event, race.copy.stream.handle);
     release_if_ours(c, id);
     if (want_report && (race.in_flight || sg_opt.report_latent)) {

@@ -160,6 +160,9 @@ static void fill(struct sg_copy *c, const struct sg_copy_request *rq,
     c->npcs = npcs < SG_MAX_FRAMES ? npcs : SG_MAX_FRAMES;
     for (int i = 0; i < c->npcs; i++)
         c->pcs[i] = pcs[i];
+    c->npy = rq->npy < SG_MAX_PYFRAMES ? rq->npy : SG_MAX_PYFRAMES;
+    for (int i = 0; i < c->npy; i++)
+        c->py[i] = rq->py[i];
 }
 
 void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int npcs)

@@ -12,6 +12,7 @@
 #include "syncguard/intercept.h"
 #include "syncguard/log.h"
 #include "syncguard/options.h"
+#include "syncguard/python.h"
 #include "syncguard/report.h"
 #include "syncguard/symbolize.h"
 
@@ -105,6 +106,24 @@ static size_t format_stack(char *buf, size_t len, const uintptr_t *pcs, int n, i
     return used < len ? used : len - 1;
 }
 
+/* The Python stack, innermost first, after the native one. */
+static size_t format_python(char *buf, size_t len, const struct sg_pyframe *py, int n)
+{
+    size_t used = 0;
+    if (n > 0 && len > 40)
+        used += (size_t)snprintf(buf, len, "    Python stack:\n");
+    for (int i = 0; i < n && used < len; i++) {
+        struct sg_pysym s;
+        int w = sg_python_symbolize(&py[i], &s) == 0
+                    ? snprintf(buf + used, len - used, "    #%d %.255s %.500s:%d (python)\n", i,
+                               s.function, s.file, s.line)
+                    : snprintf(buf + used, len - used, "    #%d <python frame>\n", i);
+        if (w > 0)
+            used += (size_t)w;
+    }
+    return used < len ? used : len - 1;
+}
+
 static void describe_stream(char *buf, size_t len, const struct sg_stream_info *s)
 {
     switch (s->kind) {
@@ -183,9 +202,11 @@ void sg_report_write(const struct sg_race *r)
                           r->kind == SG_RACE_EARLY_READ ? "READ" : "WRITE", (void *)r->addr,
                           (unsigned long)(r->addr - c->base), c->size, (void *)c->base, r->tid);
     n += format_stack(buf + n, cap - n, r->pcs, r->npcs, 1);
+    n += format_python(buf + n, cap - n, r->py, r->npy);
     n += (size_t)snprintf(buf + n, cap - n, "  Copy enqueued on %s by %s in thread %ld:\n",
                           stream, c->api, c->tid);
     n += format_stack(buf + n, cap - n, c->pcs, c->npcs, 0);
+    n += format_python(buf + n, cap - n, c->py, c->npy);
     n += (size_t)snprintf(buf + n, cap - n,
                           "  The host has not synchronized with that stream (or an event "
                           "recorded after the copy) since the copy was enqueued.\n");

@@ -176,6 +176,8 @@ CUresult CUDAAPI cuDevicePrimaryCtxRelease_v2(CUdevice dev)
     return r;
 }
 
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev) EMU_OLD_ABI_OF(cuDevicePrimaryCtxRelease_v2);
+
 CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice dev)
 {
     emu_lock();
@@ -190,6 +192,8 @@ CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice dev)
     emu_unlock();
     return r;
 }
+
+CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev) EMU_OLD_ABI_OF(cuDevicePrimaryCtxReset_v2);
 
 CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active)
 {
@@ -268,6 +272,8 @@ CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx)
     return r;
 }
 
+CUresult CUDAAPI cuCtxDestroy(CUcontext ctx) EMU_OLD_ABI_OF(cuCtxDestroy_v2);
+
 /* ---- the current context ------------------------------------------------- */
 
 CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx)
@@ -309,6 +315,8 @@ CUresult CUDAAPI cuCtxPushCurrent_v2(CUcontext ctx)
     return r;
 }
 
+CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx) EMU_OLD_ABI_OF(cuCtxPushCurrent_v2);
+
 CUresult CUDAAPI cuCtxPopCurrent_v2(CUcontext *pctx)
 {
     emu_lock();
@@ -323,6 +331,8 @@ CUresult CUDAAPI cuCtxPopCurrent_v2(CUcontext *pctx)
     emu_unlock();
     return r;
 }
+
+CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx) EMU_OLD_ABI_OF(cuCtxPopCurrent_v2);
 
 /* ctx NULL means the current context, as in the _v2 entry points. */
 static CUresult ctx_or_current(CUcontext ctx, CUcontext *out)

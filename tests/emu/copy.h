@@ -25,7 +25,8 @@ typedef struct emu_copy {
     bool async;                 /* a *Async entry point */
     CUstream stream;            /* as the caller named it; NULL for the synchronous ones */
     emu_null_stream null_means;
-    CUcontext serialize[3];     /* cuMemcpyPeer: contexts whose pending work comes first */
+    bool peer;                  /* cuMemcpyPeer*: between the two contexts below */
+    CUcontext peer_ctx[2];      /* destination and source contexts */
 } emu_copy;
 
 /* Validates, classifies and enqueues the copy, then waits for it when the

@@ -10,6 +10,12 @@
 #ifndef SGEMU_EMU_H
 #define SGEMU_EMU_H
 
+/* pthread_cond_clockwait, pthread_setname_np; must precede every system
+ * header, so every emulator source includes this header first. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
 /* We are the driver, so ask cuda.h for the driver-side view: every ABI name
  * (cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_ptds, the 4-argument cuGetProcAddress...)
  * is then declared under its exact exported name with its exact prototype
@@ -26,6 +32,10 @@
 #include <stdint.h>
 
 #define EMU_DRIVER_VERSION 13000
+
+/* Exports an older ABI name of a function whose signature and (here)
+ * behaviour never changed, e.g. cuStreamDestroy for cuStreamDestroy_v2. */
+#define EMU_OLD_ABI_OF(target) __attribute__((alias(#target)))
 #define EMU_MAX_DEVICES 64
 /* cuCtxGetStreamPriorityRange: lower numbers mean higher priority. */
 #define EMU_LEAST_PRIORITY 0

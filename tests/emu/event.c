@@ -110,6 +110,8 @@ CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent)
     return r;
 }
 
+CUresult CUDAAPI cuEventDestroy(CUevent hEvent) EMU_OLD_ABI_OF(cuEventDestroy_v2);
+
 /* ---- recording ----------------------------------------------------------- */
 
 typedef struct record_op {
@@ -234,7 +236,7 @@ static double ms_between(const struct timespec *a, const struct timespec *b)
     return (double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) / 1e6;
 }
 
-static CUresult elapsed_time(float *ms, CUevent hStart, CUevent hEnd)
+CUresult CUDAAPI cuEventElapsedTime_v2(float *ms, CUevent hStart, CUevent hEnd)
 {
     if (!ms)
         return CUDA_ERROR_INVALID_VALUE;
@@ -255,14 +257,7 @@ static CUresult elapsed_time(float *ms, CUevent hStart, CUevent hEnd)
 }
 
 CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd)
-{
-    return elapsed_time(pMilliseconds, hStart, hEnd);
-}
-
-CUresult CUDAAPI cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd)
-{
-    return elapsed_time(pMilliseconds, hStart, hEnd);
-}
+    EMU_OLD_ABI_OF(cuEventElapsedTime_v2);
 
 /* ---- cross-stream waits -------------------------------------------------- */
 

@@ -141,3 +141,22 @@ CUresult CUDAAPI cuStreamWriteValue64_v2_ptsz(CUstream stream, CUdeviceptr addr,
 {
     return write_value(stream, addr, value, 8, flags, EMU_NULL_PER_THREAD);
 }
+
+/* The CUDA 8.0/9.0 ABI names (before memory operations were always
+ * enabled): same signatures, same behaviour here. */
+CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
+    EMU_OLD_ABI_OF(cuStreamWaitValue32_v2);
+CUresult CUDAAPI cuStreamWaitValue32_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
+    EMU_OLD_ABI_OF(cuStreamWaitValue32_v2_ptsz);
+CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
+    EMU_OLD_ABI_OF(cuStreamWaitValue64_v2);
+CUresult CUDAAPI cuStreamWaitValue64_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
+    EMU_OLD_ABI_OF(cuStreamWaitValue64_v2_ptsz);
+CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
+    EMU_OLD_ABI_OF(cuStreamWriteValue32_v2);
+CUresult CUDAAPI cuStreamWriteValue32_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
+    EMU_OLD_ABI_OF(cuStreamWriteValue32_v2_ptsz);
+CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
+    EMU_OLD_ABI_OF(cuStreamWriteValue64_v2);
+CUresult CUDAAPI cuStreamWriteValue64_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
+    EMU_OLD_ABI_OF(cuStreamWriteValue64_v2_ptsz);

@@ -220,6 +220,9 @@ CUresult CUDAAPI cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Fla
     return r;
 }
 
+CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags)
+    EMU_OLD_ABI_OF(cuMemHostRegister_v2);
+
 CUresult CUDAAPI cuMemHostUnregister(void *p)
 {
     emu_lock();

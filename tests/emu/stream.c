@@ -222,6 +222,8 @@ CUresult CUDAAPI cuStreamDestroy_v2(CUstream hStream)
     return r;
 }
 
+CUresult CUDAAPI cuStreamDestroy(CUstream hStream) EMU_OLD_ABI_OF(cuStreamDestroy_v2);
+
 /* ---- synchronisation ----------------------------------------------------- */
 
 static CUresult stream_synchronize(CUstream h, emu_null_stream null_means)

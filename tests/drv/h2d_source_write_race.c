@@ -1,0 +1,69 @@
+/* h2d_source_write_race: the host overwrites the pinned source of a
+ * cuMemcpyHtoDAsync before it has observed the copy's completion.  syncguard
+ * must report the write, wait for the copy and only then let the write
+ * through, so the device receives the ORIGINAL data.  Twin: h2d_source_read_ok.
+ *
+ * The copy waits behind a hold on its stream, so without syncguard the
+ * device would receive the overwritten data.
+ *
+ * SG-EXPECT: early-host-write
+ */
+#include <cuda.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sgtest.h"
+
+#define WORDS 4096u                     /* 16 KiB, four pages */
+#define BYTES (WORDS * sizeof(uint32_t))
+#define ORIG 0x0c0ffee0u                /* the source when the copy is enqueued */
+#define LATER 0xdeadbeefu               /* what the host writes too early */
+
+int main(void)
+{
+    sgt_init();
+    CUstream s;
+    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUdeviceptr dev;
+    SGT_CHECK(cuMemAlloc(&dev, BYTES));
+    SGT_CHECK(cuMemsetD32(dev, 0, WORDS));
+    SGT_CHECK(cuCtxSynchronize());      /* only the copy below is pending */
+    uint32_t *src;
+    SGT_CHECK(cuMemAllocHost((void **)&src, BYTES));
+    for (unsigned i = 0; i < WORDS; i++)
+        src[i] = ORIG;
+
+    sgt_hold *hold = sgt_hold_stream(s);
+    SGT_CHECK(cuMemcpyHtoDAsync(dev, src, BYTES, s));
+    sgt_release_when_host_waits(hold);
+
+    /* The race: the copy may not have read the source yet. */
+    for (unsigned i = 0; i < WORDS; i++)
+        ((volatile uint32_t *)src)[i] = LATER;
+
+    SGT_CHECK(cuStreamSynchronize(s));
+    uint32_t *back = malloc(BYTES);
+    if (!back) {
+        perror("malloc");
+        return 2;
+    }
+    SGT_CHECK(cuMemcpyDtoH(back, dev, BYTES));
+    unsigned wrong = 0, lost = 0;
+    for (unsigned i = 0; i < WORDS; i++) {
+        wrong += back[i] != ORIG;
+        lost += src[i] != LATER;
+    }
+    printf("device copy: %u of %u words not the original; host source: %u words not rewritten\n",
+           wrong, WORDS, lost);
+    free(back);
+    SGT_CHECK(cuMemFreeHost(src));
+    SGT_CHECK(cuMemFree(dev));
+    SGT_CHECK(cuStreamDestroy(s));
+    if (wrong || lost) {
+        printf("check: MISMATCH the device did not receive the source as it was at the copy\n");
+        return 1;
+    }
+    printf("check: ok\n");
+    return 0;
+}

@@ -1,0 +1,121 @@
+/* copy3d.c - cuMemcpy2D* and cuMemcpy3D* between host and device memory.
+ * CUDA arrays do not exist in the emulator: copies naming one report
+ * CUDA_ERROR_NOT_SUPPORTED. */
+#include "copy.h"
+
+/* The start of one side: its memory type picks the base pointer. */
+static CUresult side_base(CUmemorytype type, const void *host, CUdeviceptr dev, uintptr_t *base,
+                          emu_side_type *t)
+{
+    switch (type) {
+    case CU_MEMORYTYPE_HOST:    *base = (uintptr_t)host; *t = EMU_SIDE_HOST; return CUDA_SUCCESS;
+    case CU_MEMORYTYPE_DEVICE:  *base = (uintptr_t)dev; *t = EMU_SIDE_DEVICE; return CUDA_SUCCESS;
+    case CU_MEMORYTYPE_UNIFIED: *base = (uintptr_t)dev; *t = EMU_SIDE_UNIFIED; return CUDA_SUCCESS;
+    case CU_MEMORYTYPE_ARRAY:   return CUDA_ERROR_NOT_SUPPORTED;
+    default:                    return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+/* Fills one side of a 3D copy (2D copies are 3D copies of depth 1). */
+static CUresult make_side(emu_side *s, CUmemorytype type, const void *host, CUdeviceptr dev, size_t x,
+                          size_t y, size_t z, size_t pitch, size_t rows_per_slice)
+{
+    uintptr_t base;
+    CUresult r = side_base(type, host, dev, &base, &s->type);
+    if (r != CUDA_SUCCESS)
+        return r;
+    s->pitch = pitch;
+    s->slice = pitch * rows_per_slice;
+    s->addr = base + (z * rows_per_slice + y) * pitch + x;
+    return CUDA_SUCCESS;
+}
+
+/* A pitch shorter than a row would make rows overlap. */
+static bool shape_ok(const emu_copy *c, size_t src_rows, size_t dst_rows)
+{
+    if (c->height > 1 && (c->src.pitch < c->width || c->dst.pitch < c->width))
+        return false;
+    return c->depth <= 1 || (src_rows >= c->height && dst_rows >= c->height);
+}
+
+static CUresult copy_2d(const CUDA_MEMCPY2D *p, bool async, CUstream stream, emu_null_stream null_means)
+{
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    emu_copy c = { .width = p->WidthInBytes, .height = p->Height, .depth = 1,
+                   .async = async, .stream = stream, .null_means = null_means };
+    CUresult r = make_side(&c.src, p->srcMemoryType, p->srcHost, p->srcDevice, p->srcXInBytes, p->srcY, 0,
+                           p->srcPitch, p->Height);
+    if (r == CUDA_SUCCESS)
+        r = make_side(&c.dst, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstXInBytes, p->dstY, 0,
+                      p->dstPitch, p->Height);
+    if (r == CUDA_SUCCESS && !shape_ok(&c, p->Height, p->Height))
+        r = CUDA_ERROR_INVALID_VALUE;
+    return r == CUDA_SUCCESS ? emu_copy_submit(&c) : r;
+}
+
+static CUresult copy_3d(const CUDA_MEMCPY3D *p, bool async, CUstream stream, emu_null_stream null_means)
+{
+    if (!p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1)
+        return CUDA_ERROR_INVALID_VALUE;
+    emu_copy c = { .width = p->WidthInBytes, .height = p->Height, .depth = p->Depth,
+                   .async = async, .stream = stream, .null_means = null_means };
+    CUresult r = make_side(&c.src, p->srcMemoryType, p->srcHost, p->srcDevice, p->srcXInBytes, p->srcY,
+                           p->srcZ, p->srcPitch, p->srcHeight);
+    if (r == CUDA_SUCCESS)
+        r = make_side(&c.dst, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstXInBytes, p->dstY,
+                      p->dstZ, p->dstPitch, p->dstHeight);
+    if (r == CUDA_SUCCESS && !shape_ok(&c, p->srcHeight, p->dstHeight))
+        r = CUDA_ERROR_INVALID_VALUE;
+    return r == CUDA_SUCCESS ? emu_copy_submit(&c) : r;
+}
+
+CUresult CUDAAPI cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy)
+{
+    return copy_2d(pCopy, false, NULL, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *pCopy)
+{
+    return copy_2d(pCopy, false, NULL, EMU_NULL_PER_THREAD);
+}
+
+CUresult CUDAAPI cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy)
+{
+    return copy_2d(pCopy, false, NULL, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *pCopy)
+{
+    return copy_2d(pCopy, false, NULL, EMU_NULL_PER_THREAD);
+}
+
+CUresult CUDAAPI cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
+{
+    return copy_2d(pCopy, true, hStream, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
+{
+    return copy_2d(pCopy, true, hStream, EMU_NULL_PER_THREAD);
+}
+
+CUresult CUDAAPI cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy)
+{
+    return copy_3d(pCopy, false, NULL, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *pCopy)
+{
+    return copy_3d(pCopy, false, NULL, EMU_NULL_PER_THREAD);
+}
+
+CUresult CUDAAPI cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStream)
+{
+    return copy_3d(pCopy, true, hStream, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *pCopy, CUstream hStream)
+{
+    return copy_3d(pCopy, true, hStream, EMU_NULL_PER_THREAD);
+}

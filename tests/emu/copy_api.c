@@ -1,0 +1,158 @@
+/* copy_api.c - the 1D and peer copy entry points, in their legacy and
+ * per-thread-default-stream (_ptds/_ptsz) flavours.  The flavours differ only
+ * in which stream NULL means. */
+#include "copy.h"
+
+static CUresult copy_1d(uintptr_t dst, emu_side_type dt, uintptr_t src, emu_side_type st, size_t n,
+                        bool async, CUstream stream, emu_null_stream null_means)
+{
+    emu_copy c = emu_copy_1d(dst, dt, src, st, n);
+    c.async = async;
+    c.stream = stream;
+    c.null_means = null_means;
+    return emu_copy_submit(&c);
+}
+
+#define SYNC_COPY(dst, dt, src, st, n, null_means) \
+    copy_1d((uintptr_t)(dst), dt, (uintptr_t)(src), st, n, false, NULL, null_means)
+#define ASYNC_COPY(dst, dt, src, st, n, stream, null_means) \
+    copy_1d((uintptr_t)(dst), dt, (uintptr_t)(src), st, n, true, stream, null_means)
+
+/* Short names for the side types, for the tables of entry points below. */
+#define H EMU_SIDE_HOST
+#define D EMU_SIDE_DEVICE
+#define U EMU_SIDE_UNIFIED
+
+/* ---- unified addresses --------------------------------------------------- */
+
+CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
+{
+    return SYNC_COPY(dst, U, src, U, ByteCount, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
+{
+    return SYNC_COPY(dst, U, src, U, ByteCount, EMU_NULL_PER_THREAD);
+}
+
+CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
+{
+    return ASYNC_COPY(dst, U, src, U, ByteCount, hStream, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
+{
+    return ASYNC_COPY(dst, U, src, U, ByteCount, hStream, EMU_NULL_PER_THREAD);
+}
+
+/* ---- synchronous typed copies -------------------------------------------- */
+
+CUresult CUDAAPI cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
+{
+    return SYNC_COPY(dstDevice, D, srcHost, H, ByteCount, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
+{
+    return SYNC_COPY(dstDevice, D, srcHost, H, ByteCount, EMU_NULL_PER_THREAD);
+}
+
+CUresult CUDAAPI cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    return SYNC_COPY(dstHost, H, srcDevice, D, ByteCount, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuMemcpyDtoH_v2_ptds(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    return SYNC_COPY(dstHost, H, srcDevice, D, ByteCount, EMU_NULL_PER_THREAD);
+}
+
+CUresult CUDAAPI cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    return SYNC_COPY(dstDevice, D, srcDevice, D, ByteCount, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
+{
+    return SYNC_COPY(dstDevice, D, srcDevice, D, ByteCount, EMU_NULL_PER_THREAD);
+}
+
+/* ---- asynchronous typed copies ------------------------------------------- */
+
+CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount,
+                                      CUstream hStream)
+{
+    return ASYNC_COPY(dstDevice, D, srcHost, H, ByteCount, hStream, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount,
+                                           CUstream hStream)
+{
+    return ASYNC_COPY(dstDevice, D, srcHost, H, ByteCount, hStream, EMU_NULL_PER_THREAD);
+}
+
+CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
+{
+    return ASYNC_COPY(dstHost, H, srcDevice, D, ByteCount, hStream, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuMemcpyDtoHAsync_v2_ptsz(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount,
+                                           CUstream hStream)
+{
+    return ASYNC_COPY(dstHost, H, srcDevice, D, ByteCount, hStream, EMU_NULL_PER_THREAD);
+}
+
+CUresult CUDAAPI cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
+                                      CUstream hStream)
+{
+    return ASYNC_COPY(dstDevice, D, srcDevice, D, ByteCount, hStream, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
+                                           CUstream hStream)
+{
+    return ASYNC_COPY(dstDevice, D, srcDevice, D, ByteCount, hStream, EMU_NULL_PER_THREAD);
+}
+
+/* ---- between contexts ---------------------------------------------------- */
+
+/* One address space, so a peer copy moves bytes like a device-to-device
+ * copy; only its ordering differs (see add_peer_deps in copy.c). */
+static CUresult copy_peer(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx, size_t n,
+                          bool async, CUstream stream, emu_null_stream null_means)
+{
+    emu_copy c = emu_copy_1d((uintptr_t)dst, D, (uintptr_t)src, D, n);
+    c.async = async;
+    c.stream = stream;
+    c.null_means = null_means;
+    c.peer = true;
+    c.peer_ctx[0] = dst_ctx;
+    c.peer_ctx[1] = src_ctx;
+    return emu_copy_submit(&c);
+}
+
+CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                              CUcontext srcContext, size_t ByteCount)
+{
+    return copy_peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, false, NULL, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuMemcpyPeer_ptds(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                                   CUcontext srcContext, size_t ByteCount)
+{
+    return copy_peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, false, NULL,
+                     EMU_NULL_PER_THREAD);
+}
+
+CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                                   CUcontext srcContext, size_t ByteCount, CUstream hStream)
+{
+    return copy_peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, true, hStream, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                                        CUcontext srcContext, size_t ByteCount, CUstream hStream)
+{
+    return copy_peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, true, hStream,
+                     EMU_NULL_PER_THREAD);
+}

@@ -1,0 +1,39 @@
+/* An async copy with page-locked host memory returns at once and moves the
+ * bytes when its (held) stream gets there: nothing lands before the
+ * release, everything after the synchronisation; an async HtoD reads its
+ * pinned source at execution time. */
+#include "t-util.h"
+
+#define N 4096
+
+int main(void)
+{
+    sgt_watchdog(30);
+    sgt_init();
+    CUstream s;
+    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUdeviceptr d = device_with_pattern(N, 1);
+    unsigned char *h = pinned_zeroed(N);
+
+    sgt_hold *hold = sgt_hold_stream(s);
+    SGT_CHECK(cuMemcpyDtoHAsync(h, d, N, s));
+    SGT_EXPECT(cuStreamQuery(s) == CUDA_ERROR_NOT_READY);
+    SGT_EXPECT(all_zero(h, N));
+
+    /* A pinned source is read when the copy runs, not when it is enqueued. */
+    unsigned char *src = pinned_zeroed(N);
+    CUdeviceptr d2;
+    SGT_CHECK(cuMemAlloc(&d2, N));
+    SGT_CHECK(cuMemcpyHtoDAsync(d2, src, N, s));
+    fill_pattern(src, N, 2);
+
+    sgt_release(hold);
+    SGT_CHECK(cuStreamSynchronize(s));
+    SGT_EXPECT(has_pattern(h, N, 1));
+    SGT_EXPECT(cuStreamQuery(s) == CUDA_SUCCESS);
+
+    unsigned char back[N];
+    SGT_CHECK(cuMemcpyDtoH(back, d2, N));
+    SGT_EXPECT(has_pattern(back, N, 2));
+    return pass("t-async-pinned", "pinned async copies move in stream order, after the hold");
+}

@@ -1,0 +1,48 @@
+/* Events: a never-recorded event is complete; re-recording replaces the
+ * captured work; elapsed time needs two completed timed records. */
+#include "t-util.h"
+
+int main(void)
+{
+    sgt_watchdog(30);
+    sgt_init();
+    CUstream held, free_s;
+    SGT_CHECK(cuStreamCreate(&held, CU_STREAM_NON_BLOCKING));
+    SGT_CHECK(cuStreamCreate(&free_s, CU_STREAM_NON_BLOCKING));
+    CUevent ev, a, b;
+    SGT_CHECK(cuEventCreate(&ev, 0));
+    SGT_CHECK(cuEventCreate(&a, 0));
+    SGT_CHECK(cuEventCreate(&b, 0));
+
+    /* Never recorded: complete; synchronising with it does not block, so
+     * it must not fire a pending host-wait release either. */
+    sgt_hold *hold = sgt_hold_stream(held);
+    sgt_release_when_host_waits(hold);
+    SGT_EXPECT(cuEventQuery(ev) == CUDA_SUCCESS);
+    SGT_CHECK(cuEventSynchronize(ev));
+    float ms;
+    SGT_EXPECT(cuEventElapsedTime(&ms, ev, ev) == CUDA_ERROR_INVALID_HANDLE);
+    if (sgt_on_emulator())
+        SGT_EXPECT(cuStreamQuery(held) == CUDA_ERROR_NOT_READY);
+
+    /* Recorded behind the hold: not ready; re-recorded on a free stream:
+     * the new capture decides. */
+    SGT_CHECK(cuEventRecord(ev, held));
+    SGT_EXPECT(cuEventQuery(ev) == CUDA_ERROR_NOT_READY);
+    SGT_CHECK(cuEventRecord(ev, free_s));
+    SGT_CHECK(cuStreamSynchronize(free_s));
+    SGT_EXPECT(cuEventQuery(ev) == CUDA_SUCCESS);
+
+    /* Timing. */
+    SGT_CHECK(cuEventRecord(a, free_s));
+    SGT_CHECK(cuEventRecord(b, free_s));
+    SGT_CHECK(cuEventSynchronize(b));
+    SGT_CHECK(cuEventElapsedTime(&ms, a, b));
+    SGT_EXPECT(ms >= 0.0f);
+
+    sgt_release(hold);
+    SGT_CHECK(cuStreamSynchronize(held));
+    SGT_CHECK(cuEventDestroy(ev));
+    SGT_EXPECT(cuEventQuery(ev) == CUDA_ERROR_INVALID_HANDLE);
+    return pass("t-event", "never-recorded events are complete, re-recording replaces the capture");
+}

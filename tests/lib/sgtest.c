@@ -1,0 +1,136 @@
+/* sgtest.c - see sgtest.h. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1           /* RTLD_DEFAULT */
+#endif
+#include "sgtest.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* What tests/emu/sgemu.h declares; looked up at run time so that the same
+ * program links against a real driver. */
+typedef void (*release_on_host_wait_fn)(CUdeviceptr flag, cuuint32_t value);
+
+struct sgt_hold {
+    volatile cuuint32_t *flag;  /* page-locked, device-mapped */
+    CUdeviceptr dflag;
+    cuuint32_t value;           /* the stream waits for *flag >= value */
+};
+
+void sgt_check_(CUresult r, const char *text, const char *file, int line)
+{
+    if (r == CUDA_SUCCESS)
+        return;
+    const char *name = NULL;
+    if (cuGetErrorName(r, &name) != CUDA_SUCCESS || !name)
+        name = "unknown CUresult";
+    fprintf(stderr, "%s:%d: %s failed: %s (%d)\n", file, line, text, name, (int)r);
+    exit(2);
+}
+
+void sgt_expect_(int ok, const char *text, const char *file, int line)
+{
+    if (ok)
+        return;
+    printf("FAIL: %s:%d: %s\n", file, line, text);
+    fflush(stdout);
+    exit(1);
+}
+
+CUcontext sgt_init(void)
+{
+    CUresult r = cuInit(0);
+    if (r == CUDA_ERROR_NO_DEVICE) {
+        fprintf(stderr, "sgtest: no CUDA device, skipping\n");
+        exit(77);
+    }
+    SGT_CHECK(r);
+    CUdevice dev;
+    CUcontext ctx;
+    SGT_CHECK(cuDeviceGet(&dev, 0));
+    SGT_CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
+    SGT_CHECK(cuCtxSetCurrent(ctx));
+    return ctx;
+}
+
+sgt_hold *sgt_hold_stream(CUstream s)
+{
+    sgt_hold *h = calloc(1, sizeof *h);
+    if (!h) {
+        fprintf(stderr, "sgtest: out of memory\n");
+        exit(2);
+    }
+    void *p;
+    SGT_CHECK(cuMemHostAlloc(&p, sizeof *h->flag, CU_MEMHOSTALLOC_DEVICEMAP));
+    h->flag = p;
+    *h->flag = 0;
+    h->value = 1;
+    SGT_CHECK(cuMemHostGetDevicePointer(&h->dflag, p, 0));
+    SGT_CHECK(cuStreamWaitValue32(s, h->dflag, h->value, CU_STREAM_WAIT_VALUE_GEQ));
+    return h;
+}
+
+void sgt_release(sgt_hold *h)
+{
+    *h->flag = h->value;
+    __sync_synchronize();       /* the store is visible before anything after it */
+}
+
+static release_on_host_wait_fn emulator_hook(void)
+{
+    return (release_on_host_wait_fn)(void (*)(void))dlsym(RTLD_DEFAULT, "sgemu_release_on_host_wait");
+}
+
+int sgt_on_emulator(void)
+{
+    return emulator_hook() != NULL;
+}
+
+static void *release_later(void *arg)
+{
+    struct timespec t = { 0, 200 * 1000 * 1000 };
+    nanosleep(&t, NULL);
+    sgt_release(arg);
+    return NULL;
+}
+
+void sgt_release_when_host_waits(sgt_hold *h)
+{
+    release_on_host_wait_fn hook = emulator_hook();
+    if (hook) {
+        hook(h->dflag, h->value);
+        return;
+    }
+    /* A real driver cannot say when the host blocks: release a little
+     * later, long enough for the program to be blocked by then. */
+    pthread_t t;
+    if (pthread_create(&t, NULL, release_later, h) != 0) {
+        fprintf(stderr, "sgtest: cannot start the release thread\n");
+        exit(2);
+    }
+    pthread_detach(t);
+}
+
+static void watchdog_fired(int sig)
+{
+    (void)sig;
+    static const char msg[] = "sgtest: watchdog: the test hung, failing it\n";
+    ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)n;
+    _exit(3);
+}
+
+void sgt_watchdog(unsigned int seconds)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = watchdog_fired;
+    sigaction(SIGALRM, &sa, NULL);
+    alarm(seconds);
+}

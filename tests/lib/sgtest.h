@@ -1,0 +1,71 @@
+/* sgtest.h - small helpers for syncguard's test programs.
+ *
+ * The same program runs on the CPU emulator (tests/emu, libcuda.so.1) and on
+ * a real GPU: holds use only the documented driver API.
+ *
+ * Linking: the helpers are the libtool convenience library
+ * tests/lib/libsgtest.la (LDADD = lib/libsgtest.la ... in tests/); it
+ * needs the program to link a libcuda.so.1 too (the emulator's
+ * emu/libcuda.la, or -lcuda on a GPU machine).
+ *
+ * Holding a stream: sgt_hold_stream(s) enqueues on s a
+ * cuStreamWaitValue32(flag >= 1) on a page-locked, device-mapped flag;
+ * everything enqueued on s afterwards waits until the flag is set:
+ *   sgt_release(h)                 sets it now (from the host);
+ *   sgt_release_when_host_waits(h) sets it when the program next blocks in
+ *                                  the driver (emulator: exactly then, via
+ *                                  sgemu_release_on_host_wait; real GPU: a
+ *                                  helper thread after 200 ms).
+ * So "work on s after the hold has not run yet" is certain until the
+ * release, and tests need no timing to decide outcomes.
+ */
+#ifndef SGTEST_H
+#define SGTEST_H
+
+#include <cuda.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* On error: prints file:line, the call's text and cuGetErrorName of the
+ * result on stderr, then exits with status 2 (a hard test failure). */
+#define SGT_CHECK(call) sgt_check_((call), #call, __FILE__, __LINE__)
+void sgt_check_(CUresult r, const char *text, const char *file, int line);
+
+/* On false: prints "FAIL: file:line: condition" on stdout and exits with
+ * status 1. */
+#define SGT_EXPECT(cond) sgt_expect_(!!(cond), #cond, __FILE__, __LINE__)
+void sgt_expect_(int ok, const char *text, const char *file, int line);
+
+/* cuInit(0), device 0, retain its primary context and make it current.
+ * Exits with 77 (skip) when there is no device. */
+CUcontext sgt_init(void);
+
+typedef struct sgt_hold sgt_hold;
+
+/* Work enqueued on s after this call waits until the hold is released.
+ * sgtest is built without CUDA_API_PER_THREAD_DEFAULT_STREAM, so NULL is
+ * the legacy default stream; pass CU_STREAM_PER_THREAD for the calling
+ * thread's per-thread stream.  The hold (a few bytes of page-locked
+ * memory) lives until exit. */
+sgt_hold *sgt_hold_stream(CUstream s);
+/* Releases the hold now. */
+void sgt_release(sgt_hold *h);
+/* Releases the hold when a host thread next blocks in the driver (see
+ * above); lets a test check that a call which must wait does wait. */
+void sgt_release_when_host_waits(sgt_hold *h);
+
+/* 1 when running on the emulator (sgemu_release_on_host_wait exists). */
+int sgt_on_emulator(void);
+
+/* Kills the test with a failure after `seconds`: a safety net so that a
+ * wrong emulator or detector makes a test fail instead of hang.  It never
+ * decides an outcome. */
+void sgt_watchdog(unsigned int seconds);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

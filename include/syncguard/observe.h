@@ -17,11 +17,14 @@ void sg_snapshot_stream(CUstream s, int per_thread, struct sg_vc *out);
 void sg_snapshot_sync_op(CUstream s, int per_thread, struct sg_vc *out);
 void sg_snapshot_event(CUevent e, struct sg_vc *out);
 void sg_snapshot_current_ctx(struct sg_vc *out);
+void sg_snapshot_ctx(CUcontext ctx, struct sg_vc *out);
 /* If ok, releases the copies vc covers; frees vc either way. */
 void sg_observe_if(int ok, struct sg_vc *vc);
 
 void sg_note_event_record(CUevent e, CUstream s, int per_thread);
 void sg_note_stream_wait(CUstream s, int per_thread, CUevent e);
+/* Untracked work (a kernel, a memset) enqueued on a stream. */
+void sg_note_stream_work(CUstream s, int per_thread);
 
 /* Whether a pointer is host memory (pinned, or unknown to the driver). */
 int sg_is_host_pointer(CUdeviceptr p);

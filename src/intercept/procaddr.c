@@ -100,6 +100,9 @@ void *sg_wrapper_for_request(const char *base, void *real, int version, cuuint64
         return version >= 12000 ? (void *)hook_v2 : (void *)hook_v1;
     }
     int per_thread = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0;
+    if (sg_opt.verbosity >= 3)
+        sg_log_printf("==%d==syncguard: cuGetProcAddress(%s, version %d, flags %llu)\n",
+                      (int)getpid(), base, version, (unsigned long long)flags);
     int id = pick_by_version(base, version, per_thread);
     if (id < 0)
         return real; /* not a function we track, or an ABI older than we know */

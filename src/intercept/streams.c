@@ -72,6 +72,17 @@ STREAM_OBSERVER(cuStreamQuery_ptsz, 1)
 STREAM_WAIT_EVENT(cuStreamWaitEvent, 0)
 STREAM_WAIT_EVENT(cuStreamWaitEvent_ptsz, 1)
 
+SG_WRAPPER(cuCtxSynchronize_v2)(CUcontext ctx)
+{
+    if (!SG_ENTER() || !sg_observe_needed())
+        return SG_FORWARD(cuCtxSynchronize_v2, ctx);
+    struct sg_vc seen = { 0 };
+    sg_snapshot_ctx(ctx ? ctx : sg_current_ctx(), &seen);
+    CUresult r = SG_FORWARD(cuCtxSynchronize_v2, ctx);
+    sg_observe_if(r == CUDA_SUCCESS, &seen);
+    return r;
+}
+
 SG_WRAPPER(cuCtxSynchronize)(void)
 {
     if (!SG_ENTER() || !sg_observe_needed())

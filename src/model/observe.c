@@ -43,7 +43,11 @@ void sg_snapshot_event(CUevent e, struct sg_vc *out)
 
 void sg_snapshot_current_ctx(struct sg_vc *out)
 {
-    CUcontext ctx = sg_current_ctx();
+    sg_snapshot_ctx(sg_current_ctx(), out);
+}
+
+void sg_snapshot_ctx(CUcontext ctx, struct sg_vc *out)
+{
     sg_lock(&sg_model_lock);
     sg_ctx_snapshot(ctx, out);
     sg_unlock(&sg_model_lock);
@@ -69,6 +73,13 @@ void sg_note_event_record(CUevent e, CUstream s, int per_thread)
     sg_event_recorded(e, &vc);
     sg_unlock(&sg_model_lock);
     sg_vc_free(&vc);
+}
+
+void sg_note_stream_work(CUstream s, int per_thread)
+{
+    sg_lock(&sg_model_lock);
+    sg_stream_enqueue(sg_stream_get(s, per_thread));
+    sg_unlock(&sg_model_lock);
 }
 
 void sg_note_stream_wait(CUstream s, int per_thread, CUevent e)

@@ -37,7 +37,11 @@ args=$(directive ARGS)
 expects=$(directive EXPECT)
 out=$(mktemp); trap 'rm -f "$out"' EXIT
 # shellcheck disable=SC2086
-SYNCGUARD_OPTIONS=$opts LD_PRELOAD="$lib${LD_PRELOAD:+:$LD_PRELOAD}" "$prog" $args >"$out" 2>&1
+# SYNCGUARD_LIBDIR: where the libraries libsyncguard.so needs and the
+# machine lacks were put (the GPU machine has no libunwind).
+libpath=${SYNCGUARD_LIBDIR:+$SYNCGUARD_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}
+SYNCGUARD_OPTIONS=$opts LD_PRELOAD="$lib${LD_PRELOAD:+:$LD_PRELOAD}" \
+    LD_LIBRARY_PATH=${libpath:-${LD_LIBRARY_PATH:-}} "$prog" $args >"$out" 2>&1
 status=$?
 cat "$out"
 

@@ -29,6 +29,7 @@ struct sg_copy {
     const char *api;        /* the entry point, for reports */
     struct sg_stream_info stream;
     uint64_t seq; /* position on its stream */
+    uint64_t sync_serial; /* the host's last observation before the copy */
     CUevent event; /* recorded right after the copy; NULL if that failed */
     long tid;
     int npcs;

@@ -64,6 +64,7 @@ void sg_stream_created(CUstream h, unsigned flags, CUcontext ctx);
 void sg_stream_destroyed(CUstream h);
 /* The join of every stream of ctx (cuCtxSynchronize). */
 void sg_ctx_snapshot(CUcontext ctx, struct sg_vc *out);
+void sg_all_snapshot(struct sg_vc *out);
 /* Forget per-thread streams etc. in a forked child. */
 void sg_streams_after_fork_child(void);
 

@@ -18,8 +18,45 @@ void sg_snapshot_sync_op(CUstream s, int per_thread, struct sg_vc *out);
 void sg_snapshot_event(CUevent e, struct sg_vc *out);
 void sg_snapshot_current_ctx(struct sg_vc *out);
 void sg_snapshot_ctx(CUcontext ctx, struct sg_vc *out);
-/* If ok, releases the copies vc covers; frees vc either way. */
-void sg_observe_if(int ok, struct sg_vc *vc);
+/* Every stream of every context. */
+void sg_snapshot_all(struct sg_vc *out);
+/* What the host synchronized with, and where: kept for reports, which say
+ * why the host's synchronization did not cover a copy. */
+enum sg_sync_target {
+    SG_SYNC_STREAM,   /* stream synchronize or successful query */
+    SG_SYNC_EVENT,    /* event synchronize or successful query */
+    SG_SYNC_CONTEXT,  /* context synchronize or destroy */
+    SG_SYNC_COPY,     /* a synchronous copy that returned */
+    SG_SYNC_HOST_FN,  /* a host function or stream callback started */
+};
+
+#define SG_SYNC_FRAMES 8
+
+struct sg_sync_site {
+    uint64_t serial; /* order among the process's observations, from 1 */
+    const char *api;
+    int target; /* enum sg_sync_target */
+    uintptr_t handle; /* the stream, event or context */
+    struct sg_stream_info stream; /* SG_SYNC_STREAM/COPY/HOST_FN: which stream */
+    long tid;
+    int npcs;
+    uintptr_t pcs[SG_SYNC_FRAMES];
+};
+
+/* A site for a call about to observe something (the caller's stack is
+ * captured only when the call succeeds, in sg_observe_if). */
+#define SG_SYNC_SITE(api_, target_, handle_) \
+    { .api = (api_), .target = (target_), .handle = (uintptr_t)(handle_) }
+
+/* If ok, releases the copies vc covers and remembers the site; frees vc
+ * either way. site may be NULL. */
+void sg_observe_if(int ok, struct sg_vc *vc, struct sg_sync_site *site);
+/* The stream part of a site (for stream targets); lock not held. */
+void sg_sync_site_stream(struct sg_sync_site *site, CUstream s, int per_thread);
+/* With sg_model_lock held: the serial of the latest observation, and the
+ * newest sites later than a serial (newest first). Signal-safe. */
+uint64_t sg_sync_serial(void);
+int sg_sync_sites_since(uint64_t serial, struct sg_sync_site *out, int max);
 
 void sg_note_event_record(CUevent e, CUstream s, int per_thread);
 void sg_note_stream_wait(CUstream s, int per_thread, CUevent e);

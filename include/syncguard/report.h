@@ -6,6 +6,9 @@
 #include <stdint.h>
 
 #include "syncguard/copies.h"
+#include "syncguard/observe.h"
+
+#define SG_RACE_SYNCS 3
 
 enum sg_race_kind {
     SG_RACE_EARLY_READ,      /* host read a D2H destination */
@@ -23,6 +26,10 @@ struct sg_race {
     int npy;
     struct sg_pyframe py[SG_MAX_PYFRAMES];
     struct sg_copy copy; /* a copy of the copy's slot at fault time */
+    /* What the host synchronized with since the copy was enqueued, newest
+     * first: the report says why none of it covers the copy. */
+    int nsyncs;
+    struct sg_sync_site syncs[SG_RACE_SYNCS];
 };
 
 /* Hands a race to the reporter thread and waits (bounded) until it is

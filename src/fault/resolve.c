@@ -78,6 +78,7 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int is_write, ucontext_t *uc)
     race.addr = addr;
     race.tid = sg_gettid();
     memcpy(&race.copy, c, sizeof *c);
+    race.nsyncs = sg_sync_sites_since(c->sync_serial, race.syncs, SG_RACE_SYNCS);
     uint64_t id = c->id;
     c->state = SG_COPY_HANDLING;
     sg_unlock(&sg_model_lock);

@@ -77,31 +77,34 @@ ASYNC_COPY(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", 1, 0, (uintptr_t)src)
 /* A synchronous copy is an operation on the null stream that the call waits
  * for when its destination is host memory: its return means the stream's
  * earlier work is done. */
-#define SYNC_COPY(symbol, per_thread, dst_is_host)                             \
+#define SYNC_COPY(symbol, per_thread, dst_is_host, api)                        \
     SG_WRAPPER(symbol)(COPY_PARAMS)                                            \
     {                                                                          \
         if (!SG_ENTER() || !sg_observe_needed())                               \
             return SG_FORWARD(symbol, COPY_ARGS);                              \
         struct sg_vc seen = { 0 };                                             \
+        struct sg_sync_site site = SG_SYNC_SITE(api, SG_SYNC_COPY, NULL);      \
         int host = (dst_is_host);                                              \
-        if (host)                                                              \
+        if (host) {                                                            \
+            sg_sync_site_stream(&site, NULL, per_thread);                      \
             sg_snapshot_sync_op(NULL, per_thread, &seen);                      \
+        }                                                                      \
         CUresult r = SG_FORWARD(symbol, COPY_ARGS);                            \
         if (host)                                                              \
-            sg_observe_if(r == CUDA_SUCCESS, &seen);                           \
+            sg_observe_if(r == CUDA_SUCCESS, &seen, &site);                    \
         return r;                                                              \
     }
 
 #define COPY_PARAMS void *dst, CUdeviceptr src, size_t n
 #define COPY_ARGS dst, src, n
-SYNC_COPY(cuMemcpyDtoH_v2, 0, 1)
-SYNC_COPY(cuMemcpyDtoH_v2_ptds, 1, 1)
+SYNC_COPY(cuMemcpyDtoH_v2, 0, 1, "cuMemcpyDtoH")
+SYNC_COPY(cuMemcpyDtoH_v2_ptds, 1, 1, "cuMemcpyDtoH")
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
 #define COPY_PARAMS CUdeviceptr dst, CUdeviceptr src, size_t n
 #define COPY_ARGS dst, src, n
-SYNC_COPY(cuMemcpy, 0, sg_is_host_pointer(dst))
-SYNC_COPY(cuMemcpy_ptds, 1, sg_is_host_pointer(dst))
+SYNC_COPY(cuMemcpy, 0, sg_is_host_pointer(dst), "cuMemcpy")
+SYNC_COPY(cuMemcpy_ptds, 1, sg_is_host_pointer(dst), "cuMemcpy")
 #undef COPY_PARAMS
 #undef COPY_ARGS

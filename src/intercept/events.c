@@ -21,20 +21,21 @@ EVENT_RECORD(cuEventRecordWithFlags, 0, (CUevent e, CUstream h, unsigned int fla
 EVENT_RECORD(cuEventRecordWithFlags_ptsz, 1, (CUevent e, CUstream h, unsigned int flags), e, h,
              flags)
 
-#define EVENT_OBSERVER(symbol)                                  \
+#define EVENT_OBSERVER(symbol, api)                             \
     SG_WRAPPER(symbol)(CUevent e)                               \
     {                                                           \
         if (!SG_ENTER() || !sg_observe_needed())                \
             return SG_FORWARD(symbol, e);                       \
         struct sg_vc seen = { 0 };                              \
+        struct sg_sync_site site = SG_SYNC_SITE(api, SG_SYNC_EVENT, e); \
         sg_snapshot_event(e, &seen);                            \
         CUresult r = SG_FORWARD(symbol, e);                     \
-        sg_observe_if(r == CUDA_SUCCESS, &seen);                \
+        sg_observe_if(r == CUDA_SUCCESS, &seen, &site);         \
         return r;                                               \
     }
 
-EVENT_OBSERVER(cuEventSynchronize)
-EVENT_OBSERVER(cuEventQuery)
+EVENT_OBSERVER(cuEventSynchronize, "cuEventSynchronize")
+EVENT_OBSERVER(cuEventQuery, "cuEventQuery")
 
 SG_WRAPPER(cuEventDestroy_v2)(CUevent e)
 {

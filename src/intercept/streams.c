@@ -43,22 +43,24 @@ SG_WRAPPER(cuStreamDestroy_v2)(CUstream h)
 }
 
 /* Synchronize and query share one shape: snapshot, call, observe. */
-#define STREAM_OBSERVER(symbol, per_thread)                     \
+#define STREAM_OBSERVER(symbol, per_thread, api)                \
     SG_WRAPPER(symbol)(CUstream h)                              \
     {                                                           \
         if (!SG_ENTER() || !sg_observe_needed())                \
             return SG_FORWARD(symbol, h);                       \
         struct sg_vc seen = { 0 };                              \
+        struct sg_sync_site site = SG_SYNC_SITE(api, SG_SYNC_STREAM, h); \
+        sg_sync_site_stream(&site, h, per_thread);              \
         sg_snapshot_stream(h, per_thread, &seen);               \
         CUresult r = SG_FORWARD(symbol, h);                     \
-        sg_observe_if(r == CUDA_SUCCESS, &seen);                \
+        sg_observe_if(r == CUDA_SUCCESS, &seen, &site);         \
         return r;                                               \
     }
 
-STREAM_OBSERVER(cuStreamSynchronize, 0)
-STREAM_OBSERVER(cuStreamSynchronize_ptsz, 1)
-STREAM_OBSERVER(cuStreamQuery, 0)
-STREAM_OBSERVER(cuStreamQuery_ptsz, 1)
+STREAM_OBSERVER(cuStreamSynchronize, 0, "cuStreamSynchronize")
+STREAM_OBSERVER(cuStreamSynchronize_ptsz, 1, "cuStreamSynchronize")
+STREAM_OBSERVER(cuStreamQuery, 0, "cuStreamQuery")
+STREAM_OBSERVER(cuStreamQuery_ptsz, 1, "cuStreamQuery")
 
 #define STREAM_WAIT_EVENT(symbol, per_thread)                   \
     SG_WRAPPER(symbol)(CUstream h, CUevent e, unsigned int flags) \
@@ -77,9 +79,46 @@ SG_WRAPPER(cuCtxSynchronize_v2)(CUcontext ctx)
     if (!SG_ENTER() || !sg_observe_needed())
         return SG_FORWARD(cuCtxSynchronize_v2, ctx);
     struct sg_vc seen = { 0 };
-    sg_snapshot_ctx(ctx ? ctx : sg_current_ctx(), &seen);
+    CUcontext target = ctx ? ctx : sg_current_ctx();
+    struct sg_sync_site site = SG_SYNC_SITE("cuCtxSynchronize", SG_SYNC_CONTEXT, target);
+    sg_snapshot_ctx(target, &seen);
     CUresult r = SG_FORWARD(cuCtxSynchronize_v2, ctx);
-    sg_observe_if(r == CUDA_SUCCESS, &seen);
+    sg_observe_if(r == CUDA_SUCCESS, &seen, &site);
+    return r;
+}
+
+void sg_event_pool_forget_ctx(CUcontext ctx);
+
+/* Destroying a context waits for its work: every copy in it is complete. */
+SG_WRAPPER(cuCtxDestroy_v2)(CUcontext ctx)
+{
+    if (!SG_ENTER())
+        return SG_FORWARD(cuCtxDestroy_v2, ctx);
+    struct sg_vc seen = { 0 };
+    struct sg_sync_site site = SG_SYNC_SITE("cuCtxDestroy", SG_SYNC_CONTEXT, ctx);
+    sg_snapshot_ctx(ctx, &seen);
+    CUresult r = SG_FORWARD(cuCtxDestroy_v2, ctx);
+    sg_observe_if(r == CUDA_SUCCESS, &seen, &site);
+    if (r == CUDA_SUCCESS)
+        sg_event_pool_forget_ctx(ctx);
+    return r;
+}
+
+/* A primary context reset (cudaDeviceReset) likewise. Which context is the
+ * device's is not tracked, so every context's work counts as complete: a
+ * multi-device program may then miss a race, never get a false one. */
+SG_WRAPPER(cuDevicePrimaryCtxReset_v2)(CUdevice dev)
+{
+    if (!SG_ENTER())
+        return SG_FORWARD(cuDevicePrimaryCtxReset_v2, dev);
+    struct sg_vc seen = { 0 };
+    struct sg_sync_site site = SG_SYNC_SITE("cuDevicePrimaryCtxReset", SG_SYNC_CONTEXT, NULL);
+    CUcontext ctx = sg_current_ctx();
+    sg_snapshot_all(&seen);
+    CUresult r = SG_FORWARD(cuDevicePrimaryCtxReset_v2, dev);
+    sg_observe_if(r == CUDA_SUCCESS, &seen, &site);
+    if (r == CUDA_SUCCESS && ctx)
+        sg_event_pool_forget_ctx(ctx);
     return r;
 }
 
@@ -88,8 +127,10 @@ SG_WRAPPER(cuCtxSynchronize)(void)
     if (!SG_ENTER() || !sg_observe_needed())
         return SG_FORWARD(cuCtxSynchronize);
     struct sg_vc seen = { 0 };
-    sg_snapshot_current_ctx(&seen);
+    CUcontext target = sg_current_ctx();
+    struct sg_sync_site site = SG_SYNC_SITE("cuCtxSynchronize", SG_SYNC_CONTEXT, target);
+    sg_snapshot_ctx(target, &seen);
     CUresult r = SG_FORWARD(cuCtxSynchronize);
-    sg_observe_if(r == CUDA_SUCCESS, &seen);
+    sg_observe_if(r == CUDA_SUCCESS, &seen, &site);
     return r;
 }

@@ -11,6 +11,7 @@
 #include "syncguard/guard.h"
 #include "syncguard/intercept.h"
 #include "syncguard/log.h"
+#include "syncguard/observe.h"
 #include "syncguard/options.h"
 
 CUevent sg_event_pool_get(CUcontext ctx);
@@ -155,6 +156,7 @@ static void fill(struct sg_copy *c, const struct sg_copy_request *rq,
     c->api = rq->api;
     c->stream = *si;
     c->seq = seq;
+    c->sync_serial = sg_sync_serial();
     c->event = ev;
     c->tid = sg_gettid();
     c->npcs = npcs < SG_MAX_FRAMES ? npcs : SG_MAX_FRAMES;

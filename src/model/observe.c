@@ -10,6 +10,7 @@
 #include "syncguard/copies.h"
 #include "syncguard/intercept.h"
 #include "syncguard/observe.h"
+#include "syncguard/stack.h"
 
 uint32_t sg_copies_active_count(void);
 
@@ -46,6 +47,13 @@ void sg_snapshot_current_ctx(struct sg_vc *out)
     sg_snapshot_ctx(sg_current_ctx(), out);
 }
 
+void sg_snapshot_all(struct sg_vc *out)
+{
+    sg_lock(&sg_model_lock);
+    sg_all_snapshot(out);
+    sg_unlock(&sg_model_lock);
+}
+
 void sg_snapshot_ctx(CUcontext ctx, struct sg_vc *out)
 {
     sg_lock(&sg_model_lock);
@@ -53,8 +61,45 @@ void sg_snapshot_ctx(CUcontext ctx, struct sg_vc *out)
     sg_unlock(&sg_model_lock);
 }
 
-void sg_observe_if(int ok, struct sg_vc *vc)
+#define SITES 16
+
+static struct sg_sync_site sites[SITES];
+static uint64_t last_serial;
+
+uint64_t sg_sync_serial(void)
 {
+    return last_serial;
+}
+
+int sg_sync_sites_since(uint64_t serial, struct sg_sync_site *out, int max)
+{
+    int n = 0;
+    for (uint64_t s = last_serial; s > serial && s + SITES > last_serial && n < max; s--)
+        out[n++] = sites[s % SITES];
+    return n;
+}
+
+static void remember(struct sg_sync_site *site)
+{
+    site->tid = sg_gettid();
+    site->npcs = sg_stack_capture(site->pcs, SG_SYNC_FRAMES);
+    sg_lock(&sg_model_lock);
+    site->serial = ++last_serial;
+    sites[site->serial % SITES] = *site;
+    sg_unlock(&sg_model_lock);
+}
+
+void sg_sync_site_stream(struct sg_sync_site *site, CUstream s, int per_thread)
+{
+    sg_lock(&sg_model_lock);
+    sg_stream_info(sg_stream_get(s, per_thread), &site->stream);
+    sg_unlock(&sg_model_lock);
+}
+
+void sg_observe_if(int ok, struct sg_vc *vc, struct sg_sync_site *site)
+{
+    if (ok && site)
+        remember(site);
     if (ok && vc->n) {
         sg_lock(&sg_model_lock);
         sg_copies_release_covered(vc);

@@ -182,6 +182,16 @@ void sg_ctx_snapshot(CUcontext ctx, struct sg_vc *out)
     }
 }
 
+void sg_all_snapshot(struct sg_vc *out)
+{
+    struct sg_stream *s, *tmp;
+    out->n = 0;
+    HASH_ITER(hh, streams, s, tmp)
+    {
+        join_whole(out, s);
+    }
+}
+
 void sg_streams_after_fork_child(void)
 {
     /* The child has no CUDA work of its parent: start from nothing. The

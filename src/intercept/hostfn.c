@@ -1,0 +1,100 @@
+/* Shims of host functions and stream callbacks. When the driver starts one,
+ * all work enqueued before it on its stream is complete, and the host
+ * thread running it knows that: syncguard's trampoline observes it, then
+ * calls the program's function. Host synchronization is not tracked between
+ * host threads (a copy observed complete by one is released for all), so
+ * a thread that waits for the callback is covered too. Captured streams
+ * replay the function on every graph launch, so it is not wrapped there. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "syncguard/intercept.h"
+#include "syncguard/observe.h"
+
+struct trampoline {
+    CUhostFn fn;
+    CUstreamCallback cb;
+    void *data;
+    struct sg_vc covered;
+    struct sg_sync_site site;
+};
+
+static int capturing(CUstream s, int per_thread)
+{
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    const struct sg_driver *d = sg_driver();
+    if (s == NULL)
+        s = per_thread ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
+    return d->cuStreamIsCapturing && d->cuStreamIsCapturing(s, &st) == CUDA_SUCCESS &&
+           st != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+/* The function is about to be enqueued: what its start will show. */
+static struct trampoline *prepare(CUstream s, int per_thread, const char *api)
+{
+    if (!SG_ENTER() || !sg_observe_needed() || capturing(s, per_thread))
+        return NULL;
+    struct trampoline *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    struct sg_sync_site site = SG_SYNC_SITE(api, SG_SYNC_HOST_FN, s);
+    t->site = site;
+    sg_sync_site_stream(&t->site, s, per_thread);
+    sg_snapshot_sync_op(s, per_thread, &t->covered);
+    return t;
+}
+
+static void discard(struct trampoline *t)
+{
+    sg_vc_free(&t->covered);
+    free(t);
+}
+
+static void CUDA_CB run_host_fn(void *arg)
+{
+    struct trampoline *t = arg;
+    sg_observe_if(1, &t->covered, &t->site);
+    t->fn(t->data);
+    free(t);
+}
+
+static void CUDA_CB run_callback(CUstream s, CUresult status, void *arg)
+{
+    struct trampoline *t = arg;
+    sg_observe_if(status == CUDA_SUCCESS, &t->covered, &t->site);
+    t->cb(s, status, t->data);
+    free(t);
+}
+
+#define HOST_FN(symbol, per_thread)                                           \
+    SG_WRAPPER(symbol)(CUstream s, CUhostFn fn, void *data)                   \
+    {                                                                         \
+        struct trampoline *t = prepare(s, per_thread, "cuLaunchHostFunc");    \
+        if (!t)                                                               \
+            return SG_FORWARD(symbol, s, fn, data);                           \
+        t->fn = fn, t->data = data;                                           \
+        CUresult r = SG_FORWARD(symbol, s, run_host_fn, t);                   \
+        if (r != CUDA_SUCCESS)                                                \
+            discard(t);                                                       \
+        return r;                                                             \
+    }
+
+HOST_FN(cuLaunchHostFunc, 0)
+HOST_FN(cuLaunchHostFunc_ptsz, 1)
+
+#define CALLBACK(symbol, per_thread)                                                   \
+    SG_WRAPPER(symbol)(CUstream s, CUstreamCallback cb, void *data, unsigned int flags) \
+    {                                                                                  \
+        struct trampoline *t = prepare(s, per_thread, "cuStreamAddCallback");          \
+        if (!t)                                                                        \
+            return SG_FORWARD(symbol, s, cb, data, flags);                             \
+        t->cb = cb, t->data = data;                                                    \
+        CUresult r = SG_FORWARD(symbol, s, run_callback, t, flags);                    \
+        if (r != CUDA_SUCCESS)                                                         \
+            discard(t);                                                                \
+        return r;                                                                      \
+    }
+
+CALLBACK(cuStreamAddCallback, 0)
+CALLBACK(cuStreamAddCallback_ptsz, 1)

@@ -1,0 +1,115 @@
+/* Why the host's synchronization did not cover a copy: the lines of a
+ * report after the copy's stack. It names what the host did synchronize
+ * since the copy was enqueued (with where), and for each the reason it does
+ * not reach the copy. Reporter thread only. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "syncguard/explain.h"
+#include "syncguard/intercept.h"
+#include "syncguard/symbolize.h"
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* "file:line" or "function (module+0x..)" of the first frame outside
+ * syncguard and the CUDA libraries' own frames is what the user wrote. */
+static void site_location(char *buf, size_t len, const struct sg_sync_site *s)
+{
+    for (int i = 0; i < s->npcs; i++) {
+        struct sg_symbol sym;
+        if (sg_self_contains(s->pcs[i]) || sg_symbolize(s->pcs[i], 0, &sym) < 0)
+            continue;
+        if (strncmp(sym.module, "libcuda", 7) == 0 || strncmp(sym.module, "libcudart", 9) == 0)
+            continue;
+        if (sym.file[0])
+            snprintf(buf, len, "%.200s:%d", base_name(sym.file), sym.line);
+        else
+            snprintf(buf, len, "%.200s (%.200s+0x%lx)", sym.function[0] ? sym.function : "?",
+                     sym.module, (unsigned long)sym.module_offset);
+        return;
+    }
+    snprintf(buf, len, "an unknown place");
+}
+
+void sg_describe_stream(char *buf, size_t len, const struct sg_stream_info *s)
+{
+    switch (s->kind) {
+    case SG_STREAM_LEGACY:
+        snprintf(buf, len, "the legacy default stream");
+        break;
+    case SG_STREAM_PER_THREAD:
+        snprintf(buf, len, "the per-thread default stream");
+        break;
+    default:
+        snprintf(buf, len, "%s stream %p", s->blocking ? "blocking" : "non-blocking",
+                 (void *)s->handle);
+    }
+}
+
+/* Why one observation does not cover the copy. */
+static void reason(char *buf, size_t len, const struct sg_sync_site *s, const struct sg_copy *c)
+{
+    char theirs[96], ours[96];
+    sg_describe_stream(ours, sizeof ours, &c->stream);
+    switch (s->target) {
+    case SG_SYNC_EVENT:
+        snprintf(buf, len,
+                 "event %p was not recorded after the copy on its stream, nor on a stream "
+                 "that waited for it",
+                 (void *)s->handle);
+        return;
+    case SG_SYNC_CONTEXT:
+        snprintf(buf, len, "the copy belongs to another context (%p)", (void *)c->stream.ctx);
+        return;
+    default:
+        sg_describe_stream(theirs, sizeof theirs, &s->stream);
+        if (s->stream.idx == c->stream.idx)
+            snprintf(buf, len, "that covered only work enqueued before the copy");
+        else
+            snprintf(buf, len,
+                     "the copy was on %s, and no event wait orders it before %s", ours, theirs);
+    }
+}
+
+static const char *what(const struct sg_sync_site *s, char *buf, size_t len)
+{
+    switch (s->target) {
+    case SG_SYNC_EVENT:
+        snprintf(buf, len, "event %p", (void *)s->handle);
+        break;
+    case SG_SYNC_CONTEXT:
+        snprintf(buf, len, "context %p", (void *)s->handle);
+        break;
+    default:
+        sg_describe_stream(buf, len, &s->stream);
+    }
+    return buf;
+}
+
+size_t sg_explain_race(char *buf, size_t len, const struct sg_race *r)
+{
+    size_t n = 0;
+    if (r->nsyncs == 0) {
+        n = (size_t)snprintf(buf, len,
+                             "  The host has not synchronized with anything since the copy was "
+                             "enqueued.\n");
+        return n < len ? n : len - 1;
+    }
+    n += (size_t)snprintf(buf, len, "  Since the copy was enqueued the host synchronized with:\n");
+    for (int i = 0; i < r->nsyncs && n < len; i++) {
+        const struct sg_sync_site *s = &r->syncs[i];
+        char target[128], where[420], why[300];
+        what(s, target, sizeof target);
+        site_location(where, sizeof where, s);
+        reason(why, sizeof why, s, &r->copy);
+        n += (size_t)snprintf(buf + n, len - n, "    %s (%s at %s), but %s.\n", target, s->api,
+                              where, why);
+    }
+    return n < len ? n : len - 1;
+}

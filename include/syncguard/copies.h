@@ -17,13 +17,29 @@ enum sg_guard_kind {
     SG_GUARD_READ_ONLY, /* device reads the host range: H2D source */
 };
 
+/* The host side of a 2D/3D copy: rows of width bytes, pitch bytes apart,
+ * height rows per slice, slices slice_rows rows apart. A linear copy is one
+ * row (width = pitch = size, height = slice_rows = depth = 1). */
+struct sg_shape {
+    size_t width, pitch;
+    size_t height, slice_rows, depth;
+};
+
+/* Whether byte `off` of a copy's extent belongs to the copy. */
+int sg_shape_contains(const struct sg_shape *s, size_t off);
+/* The extent of a shape in bytes. */
+size_t sg_shape_extent(const struct sg_shape *s);
+/* A linear shape of n bytes. */
+struct sg_shape sg_shape_linear(size_t n);
+
 enum sg_copy_state { SG_COPY_FREE, SG_COPY_ACTIVE, SG_COPY_HANDLING };
 
 struct sg_copy {
     int state;
     uint64_t id;
-    uintptr_t base; /* the copy's host bytes */
-    size_t size;
+    uintptr_t base; /* the copy's host bytes start here... */
+    size_t size;    /* ...and end within size bytes (the extent) */
+    struct sg_shape shape; /* which bytes of the extent are the copy's */
     uintptr_t pg_lo, pg_hi; /* the pages they lie on */
     int guard;              /* enum sg_guard_kind */
     const char *api;        /* the entry point, for reports */
@@ -39,12 +55,13 @@ struct sg_copy {
     uint32_t active_pos;
 };
 
+
 struct sg_copy_request {
     const char *api;
     CUstream stream;
     int per_thread; /* the entry point was a _ptsz/_ptds variant */
     uintptr_t base;
-    size_t size;
+    struct sg_shape shape;
     int guard;
     const struct sg_pyframe *py; /* the Python stack at enqueue, if any */
     int npy;

@@ -5,41 +5,18 @@
  * is complete. */
 #include "config.h"
 
+#include "copy_site.h"
 #include "syncguard/copies.h"
 #include "syncguard/intercept.h"
 #include "syncguard/observe.h"
-#include "syncguard/options.h"
-#include "syncguard/python.h"
-#include "syncguard/stack.h"
-
-struct enqueue_site {
-    int npcs, npy;
-    uintptr_t pcs[SG_MAX_FRAMES];
-    struct sg_pyframe py[SG_MAX_PYFRAMES];
-};
-
-static void guard_range(const char *api, CUstream s, int per_thread, uintptr_t host, size_t n,
-                        int guard, const struct enqueue_site *site)
-{
-    struct sg_copy_request rq = { api, s, per_thread, host, n, guard, site->py, site->npy };
-    sg_copy_track(&rq, site->pcs, site->npcs);
-}
 
 /* After the driver accepted an async copy: guard its pinned host sides. */
 static void async_copy_accepted(const char *api, CUstream s, int per_thread, uintptr_t dst,
                                 uintptr_t src, size_t n)
 {
-    int dst_pinned = dst && sg_pinned_lookup(dst, n, NULL);
-    int src_pinned = src && sg_pinned_lookup(src, n, NULL);
-    if (!dst_pinned && !src_pinned)
-        return;
-    struct enqueue_site site;
-    site.npcs = sg_stack_capture(site.pcs, (int)sg_opt.max_frames);
-    site.npy = sg_python_capture(site.py, SG_MAX_PYFRAMES);
-    if (dst_pinned)
-        guard_range(api, s, per_thread, dst, n, SG_GUARD_NO_ACCESS, &site);
-    if (src_pinned)
-        guard_range(api, s, per_thread, src, n, SG_GUARD_READ_ONLY, &site);
+    struct copy_call call = { .api = api, .stream = s, .per_thread = per_thread };
+    sg_copy_call_guard(&call, dst, sg_shape_linear(n), SG_GUARD_NO_ACCESS);
+    sg_copy_call_guard(&call, src, sg_shape_linear(n), SG_GUARD_READ_ONLY);
 }
 
 #define ASYNC_COPY(symbol, api, per_thread, dst_host, src_host)                      \

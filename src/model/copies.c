@@ -25,6 +25,26 @@ static uint64_t next_id = 1, guarded_total;
 
 uintptr_t sg_page_size = 4096;
 
+struct sg_shape sg_shape_linear(size_t n)
+{
+    return (struct sg_shape){ n, n, 1, 1, 1 };
+}
+
+size_t sg_shape_extent(const struct sg_shape *s)
+{
+    if (!s->width || !s->height || !s->depth)
+        return 0;
+    return ((s->depth - 1) * s->slice_rows + (s->height - 1)) * s->pitch + s->width;
+}
+
+int sg_shape_contains(const struct sg_shape *s, size_t off)
+{
+    if (!s->pitch || off >= sg_shape_extent(s))
+        return 0;
+    size_t row = off / s->pitch;
+    return off % s->pitch < s->width && row % s->slice_rows < s->height;
+}
+
 static void *map_zeroed(size_t bytes)
 {
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -90,7 +110,8 @@ struct sg_copy *sg_copies_find(uintptr_t addr, int is_write, int *page_guarded)
         if (page < c->pg_lo || page >= c->pg_hi)
             continue;
         *page_guarded = 1;
-        if (addr < c->base || addr >= c->base + c->size)
+        if (addr < c->base || addr >= c->base + c->size ||
+            !sg_shape_contains(&c->shape, addr - c->base))
             continue;
         /* A read of an H2D source is fine: it is a write that conflicts. */
         int conflicts = c->guard == SG_GUARD_NO_ACCESS || is_write;
@@ -149,9 +170,10 @@ static void fill(struct sg_copy *c, const struct sg_copy_request *rq,
     c->state = SG_COPY_ACTIVE;
     c->id = next_id++;
     c->base = rq->base;
-    c->size = rq->size;
+    c->shape = rq->shape;
+    c->size = sg_shape_extent(&rq->shape);
     c->pg_lo = sg_page_down(rq->base);
-    c->pg_hi = sg_page_up(rq->base + rq->size);
+    c->pg_hi = sg_page_up(rq->base + c->size);
     c->guard = rq->guard;
     c->api = rq->api;
     c->stream = *si;
@@ -171,7 +193,7 @@ void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int n
 {
     static int said_full, said_mprotect;
     CUstream h = driver_handle(rq->stream, rq->per_thread);
-    if (rq->size == 0 || stream_is_capturing(h))
+    if (sg_shape_extent(&rq->shape) == 0 || stream_is_capturing(h))
         return;
     sg_reporter_ensure_started();
 
@@ -213,7 +235,7 @@ void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int n
     if (sg_opt.verbosity >= 2)
         sg_log_printf("==%d==syncguard: copy #%llu %s %#lx+%zu guarded on stream %p\n",
                       (int)getpid(), (unsigned long long)c->id, rq->api,
-                      (unsigned long)rq->base, rq->size, (void *)si.handle);
+                      (unsigned long)rq->base, c->size, (void *)si.handle);
     sg_unlock(&sg_model_lock);
 }
 

@@ -1,0 +1,191 @@
+/* Shims of copies with a shape (2D, 3D) and batches of copies. Each host
+ * side that is pinned is guarded with the exact rows it covers; bytes
+ * between the rows (the pitch) stay the program's, so touching them is a
+ * neighbour access, not a race. Synchronous 2D/3D copies to the host and
+ * synchronous copies from pinned memory are complete on return. */
+#include "config.h"
+
+#include "copy_site.h"
+#include "syncguard/intercept.h"
+#include "syncguard/observe.h"
+
+#undef cuMemcpyBatchAsync
+#undef cuMemcpy3DBatchAsync
+
+/* The host address of one side of a 2D/3D copy, or 0 if it is not host
+ * memory (device memory, an array). Unified pointers may be host memory. */
+static uintptr_t host_side(CUmemorytype type, const void *host, CUdeviceptr dev)
+{
+    if (type == CU_MEMORYTYPE_HOST)
+        return (uintptr_t)host;
+    if (type == CU_MEMORYTYPE_UNIFIED)
+        return (uintptr_t)dev;
+    return 0;
+}
+
+static struct sg_shape shape_of(size_t width, size_t pitch, size_t height, size_t slice_rows,
+                                size_t depth)
+{
+    if (pitch < width)
+        pitch = width; /* a single row may leave the pitch unset */
+    if (slice_rows < height)
+        slice_rows = height;
+    return (struct sg_shape){ width, pitch, height, slice_rows, depth };
+}
+
+static void guard_2d(struct copy_call *call, const CUDA_MEMCPY2D *p)
+{
+    uintptr_t dst = host_side(p->dstMemoryType, p->dstHost, p->dstDevice);
+    uintptr_t src = host_side(p->srcMemoryType, p->srcHost, p->srcDevice);
+    if (dst)
+        sg_copy_call_guard(call, dst + p->dstY * p->dstPitch + p->dstXInBytes,
+                           shape_of(p->WidthInBytes, p->dstPitch, p->Height, p->Height, 1),
+                           SG_GUARD_NO_ACCESS);
+    if (src)
+        sg_copy_call_guard(call, src + p->srcY * p->srcPitch + p->srcXInBytes,
+                           shape_of(p->WidthInBytes, p->srcPitch, p->Height, p->Height, 1),
+                           SG_GUARD_READ_ONLY);
+}
+
+static void guard_3d(struct copy_call *call, const CUDA_MEMCPY3D *p)
+{
+    uintptr_t dst = host_side(p->dstMemoryType, p->dstHost, p->dstDevice);
+    uintptr_t src = host_side(p->srcMemoryType, p->srcHost, p->srcDevice);
+    if (dst)
+        sg_copy_call_guard(
+            call, dst + (p->dstZ * p->dstHeight + p->dstY) * p->dstPitch + p->dstXInBytes,
+            shape_of(p->WidthInBytes, p->dstPitch, p->Height, p->dstHeight, p->Depth),
+            SG_GUARD_NO_ACCESS);
+    if (src)
+        sg_copy_call_guard(
+            call, src + (p->srcZ * p->srcHeight + p->srcY) * p->srcPitch + p->srcXInBytes,
+            shape_of(p->WidthInBytes, p->srcPitch, p->Height, p->srcHeight, p->Depth),
+            SG_GUARD_READ_ONLY);
+}
+
+#define SHAPED_ASYNC(symbol, api, per_thread, TYPE, guard_fn)                  \
+    SG_WRAPPER(symbol)(const TYPE *p, CUstream s)                              \
+    {                                                                          \
+        CUresult r = SG_FORWARD(symbol, p, s);                                 \
+        if (r == CUDA_SUCCESS && p && SG_ENTER() && sg_pinned_any()) {         \
+            struct copy_call call = { .api = api, .stream = s, .per_thread = per_thread };                    \
+            guard_fn(&call, p);                                                \
+        }                                                                      \
+        return r;                                                              \
+    }
+
+SHAPED_ASYNC(cuMemcpy2DAsync_v2, "cuMemcpy2DAsync", 0, CUDA_MEMCPY2D, guard_2d)
+SHAPED_ASYNC(cuMemcpy2DAsync_v2_ptsz, "cuMemcpy2DAsync", 1, CUDA_MEMCPY2D, guard_2d)
+SHAPED_ASYNC(cuMemcpy3DAsync_v2, "cuMemcpy3DAsync", 0, CUDA_MEMCPY3D, guard_3d)
+SHAPED_ASYNC(cuMemcpy3DAsync_v2_ptsz, "cuMemcpy3DAsync", 1, CUDA_MEMCPY3D, guard_3d)
+
+static void guard_batch(struct copy_call *call, CUdeviceptr *dsts, CUdeviceptr *srcs,
+                        size_t *sizes, size_t count)
+{
+    for (size_t i = 0; dsts && srcs && sizes && i < count; i++) {
+        sg_copy_call_guard(call, dsts[i], sg_shape_linear(sizes[i]), SG_GUARD_NO_ACCESS);
+        sg_copy_call_guard(call, srcs[i], sg_shape_linear(sizes[i]), SG_GUARD_READ_ONLY);
+    }
+}
+
+/* A pointer operand of a 3D batch op: rows of extent.width bytes,
+ * rowLength apart, layerHeight rows per layer (0: packed). */
+static void guard_operand(struct copy_call *call, const CUmemcpy3DOperand *o,
+                          const CUextent3D *e, int guard)
+{
+    if (o->type != CU_MEMCPY_OPERAND_TYPE_POINTER)
+        return;
+    sg_copy_call_guard(call, (uintptr_t)o->op.ptr.ptr,
+                       shape_of(e->width, o->op.ptr.rowLength, e->height,
+                                o->op.ptr.layerHeight, e->depth),
+                       guard);
+}
+
+static void guard_3d_batch(struct copy_call *call, size_t n, const CUDA_MEMCPY3D_BATCH_OP *ops)
+{
+    for (size_t i = 0; ops && i < n; i++) {
+        guard_operand(call, &ops[i].dst, &ops[i].extent, SG_GUARD_NO_ACCESS);
+        guard_operand(call, &ops[i].src, &ops[i].extent, SG_GUARD_READ_ONLY);
+    }
+}
+
+#define BATCH_PARAMS                                                                   \
+    CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, \
+        size_t *attr_idx, size_t nattrs
+#define BATCH_ARGS dsts, srcs, sizes, count, attrs, attr_idx, nattrs
+
+#define BATCH(symbol, per_thread, PARAMS, ...)                                 \
+    SG_WRAPPER(symbol) PARAMS                                                  \
+    {                                                                          \
+        CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
+        if (r == CUDA_SUCCESS && SG_ENTER() && sg_pinned_any()) {              \
+            struct copy_call call = { .api = "cuMemcpyBatchAsync", .stream = s, .per_thread = per_thread };   \
+            guard_batch(&call, dsts, srcs, sizes, count);                      \
+        }                                                                      \
+        return r;                                                              \
+    }
+
+BATCH(cuMemcpyBatchAsync, 0, (BATCH_PARAMS, size_t *fail, CUstream s), BATCH_ARGS, fail, s)
+BATCH(cuMemcpyBatchAsync_ptsz, 1, (BATCH_PARAMS, size_t *fail, CUstream s), BATCH_ARGS, fail, s)
+BATCH(cuMemcpyBatchAsync_v2, 0, (BATCH_PARAMS, CUstream s), BATCH_ARGS, s)
+BATCH(cuMemcpyBatchAsync_v2_ptsz, 1, (BATCH_PARAMS, CUstream s), BATCH_ARGS, s)
+
+#define BATCH_3D(symbol, per_thread, PARAMS, ...)                              \
+    SG_WRAPPER(symbol) PARAMS                                                  \
+    {                                                                          \
+        CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
+        if (r == CUDA_SUCCESS && SG_ENTER() && sg_pinned_any()) {              \
+            struct copy_call call = { .api = "cuMemcpy3DBatchAsync", .stream = s, .per_thread = per_thread }; \
+            guard_3d_batch(&call, n, ops);                                     \
+        }                                                                      \
+        return r;                                                              \
+    }
+
+BATCH_3D(cuMemcpy3DBatchAsync, 0,
+         (size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, size_t *fail, unsigned long long flags,
+          CUstream s),
+         n, ops, fail, flags, s)
+BATCH_3D(cuMemcpy3DBatchAsync_ptsz, 1,
+         (size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, size_t *fail, unsigned long long flags,
+          CUstream s),
+         n, ops, fail, flags, s)
+BATCH_3D(cuMemcpy3DBatchAsync_v2, 0,
+         (size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, unsigned long long flags, CUstream s), n, ops,
+         flags, s)
+BATCH_3D(cuMemcpy3DBatchAsync_v2_ptsz, 1,
+         (size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, unsigned long long flags, CUstream s), n, ops,
+         flags, s)
+
+/* A synchronous copy that returns only once complete: to host memory, or
+ * from pinned memory. Its return shows the null stream's earlier work done. */
+static int completes_on_return(int dst_host, uintptr_t src)
+{
+    return dst_host || (src && sg_pinned_lookup(src, 1, NULL));
+}
+
+#define SYNC_SHAPED(symbol, per_thread, api, PARAMS, done_expr, ...)          \
+    SG_WRAPPER(symbol) PARAMS                                                  \
+    {                                                                          \
+        if (!SG_ENTER() || !sg_observe_needed() || !(done_expr))               \
+            return SG_FORWARD(symbol, __VA_ARGS__);                            \
+        struct sg_vc seen = { 0 };                                             \
+        struct sg_sync_site site = SG_SYNC_SITE(api, SG_SYNC_COPY, NULL);      \
+        sg_sync_site_stream(&site, NULL, per_thread);                          \
+        sg_snapshot_sync_op(NULL, per_thread, &seen);                          \
+        CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
+        sg_observe_if(r == CUDA_SUCCESS, &seen, &site);                        \
+        return r;                                                              \
+    }
+
+#define DONE_2D(p)                                                   \
+    ((p) && completes_on_return((p)->dstMemoryType == CU_MEMORYTYPE_HOST, \
+                                host_side((p)->srcMemoryType, (p)->srcHost, (p)->srcDevice)))
+
+SYNC_SHAPED(cuMemcpyHtoD_v2, 0, "cuMemcpyHtoD", (CUdeviceptr d, const void *s, size_t n),
+            completes_on_return(0, (uintptr_t)s), d, s, n)
+SYNC_SHAPED(cuMemcpyHtoD_v2_ptds, 1, "cuMemcpyHtoD", (CUdeviceptr d, const void *s, size_t n),
+            completes_on_return(0, (uintptr_t)s), d, s, n)
+SYNC_SHAPED(cuMemcpy2D_v2, 0, "cuMemcpy2D", (const CUDA_MEMCPY2D *p), DONE_2D(p), p)
+SYNC_SHAPED(cuMemcpy2D_v2_ptds, 1, "cuMemcpy2D", (const CUDA_MEMCPY2D *p), DONE_2D(p), p)
+SYNC_SHAPED(cuMemcpy3D_v2, 0, "cuMemcpy3D", (const CUDA_MEMCPY3D *p), DONE_2D(p), p)
+SYNC_SHAPED(cuMemcpy3D_v2_ptds, 1, "cuMemcpy3D", (const CUDA_MEMCPY3D *p), DONE_2D(p), p)

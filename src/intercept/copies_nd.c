@@ -63,12 +63,12 @@ static void guard_3d(struct copy_call *call, const CUDA_MEMCPY3D *p)
             SG_GUARD_READ_ONLY);
 }
 
-#define SHAPED_ASYNC(symbol, api, per_thread, TYPE, guard_fn)                  \
+#define SHAPED_ASYNC(symbol, API, PT, TYPE, guard_fn)                      \
     SG_WRAPPER(symbol)(const TYPE *p, CUstream s)                              \
     {                                                                          \
         CUresult r = SG_FORWARD(symbol, p, s);                                 \
         if (r == CUDA_SUCCESS && p && SG_ENTER() && sg_pinned_any()) {         \
-            struct copy_call call = { .api = api, .stream = s, .per_thread = per_thread };                    \
+            struct copy_call call = { .api = API, .stream = s, .per_thread = PT };                    \
             guard_fn(&call, p);                                                \
         }                                                                      \
         return r;                                                              \
@@ -114,12 +114,12 @@ static void guard_3d_batch(struct copy_call *call, size_t n, const CUDA_MEMCPY3D
         size_t *attr_idx, size_t nattrs
 #define BATCH_ARGS dsts, srcs, sizes, count, attrs, attr_idx, nattrs
 
-#define BATCH(symbol, per_thread, PARAMS, ...)                                 \
+#define BATCH(symbol, PT, PARAMS, ...)                                         \
     SG_WRAPPER(symbol) PARAMS                                                  \
     {                                                                          \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
         if (r == CUDA_SUCCESS && SG_ENTER() && sg_pinned_any()) {              \
-            struct copy_call call = { .api = "cuMemcpyBatchAsync", .stream = s, .per_thread = per_thread };   \
+            struct copy_call call = { .api = "cuMemcpyBatchAsync", .stream = s, .per_thread = PT };   \
             guard_batch(&call, dsts, srcs, sizes, count);                      \
         }                                                                      \
         return r;                                                              \
@@ -130,12 +130,12 @@ BATCH(cuMemcpyBatchAsync_ptsz, 1, (BATCH_PARAMS, size_t *fail, CUstream s), BATC
 BATCH(cuMemcpyBatchAsync_v2, 0, (BATCH_PARAMS, CUstream s), BATCH_ARGS, s)
 BATCH(cuMemcpyBatchAsync_v2_ptsz, 1, (BATCH_PARAMS, CUstream s), BATCH_ARGS, s)
 
-#define BATCH_3D(symbol, per_thread, PARAMS, ...)                              \
+#define BATCH_3D(symbol, PT, PARAMS, ...)                                      \
     SG_WRAPPER(symbol) PARAMS                                                  \
     {                                                                          \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
         if (r == CUDA_SUCCESS && SG_ENTER() && sg_pinned_any()) {              \
-            struct copy_call call = { .api = "cuMemcpy3DBatchAsync", .stream = s, .per_thread = per_thread }; \
+            struct copy_call call = { .api = "cuMemcpy3DBatchAsync", .stream = s, .per_thread = PT }; \
             guard_3d_batch(&call, n, ops);                                     \
         }                                                                      \
         return r;                                                              \

@@ -30,6 +30,10 @@ struct sg_driver {
     CUresult (*cuEventQuery)(CUevent);
     CUresult (*cuEventSynchronize)(CUevent);
     CUresult (*cuStreamSynchronize)(CUstream);
+    CUresult (*cuGraphGetNodes)(CUgraph, CUgraphNode *, size_t *);
+    CUresult (*cuGraphNodeGetType)(CUgraphNode, CUgraphNodeType *);
+    CUresult (*cuGraphMemcpyNodeGetParams)(CUgraphNode, CUDA_MEMCPY3D *);
+    CUresult (*cuGraphChildGraphNodeGetGraph)(CUgraphNode, CUgraph *);
 };
 /* Filled on first use; members are NULL where the driver lacks them. */
 const struct sg_driver *sg_driver(void);

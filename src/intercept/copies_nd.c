@@ -47,7 +47,7 @@ static void guard_2d(struct copy_call *call, const CUDA_MEMCPY2D *p)
                            SG_GUARD_READ_ONLY);
 }
 
-static void guard_3d(struct copy_call *call, const CUDA_MEMCPY3D *p)
+void sg_copy_call_guard_3d(struct copy_call *call, const CUDA_MEMCPY3D *p)
 {
     uintptr_t dst = host_side(p->dstMemoryType, p->dstHost, p->dstDevice);
     uintptr_t src = host_side(p->srcMemoryType, p->srcHost, p->srcDevice);
@@ -76,8 +76,8 @@ static void guard_3d(struct copy_call *call, const CUDA_MEMCPY3D *p)
 
 SHAPED_ASYNC(cuMemcpy2DAsync_v2, "cuMemcpy2DAsync", 0, CUDA_MEMCPY2D, guard_2d)
 SHAPED_ASYNC(cuMemcpy2DAsync_v2_ptsz, "cuMemcpy2DAsync", 1, CUDA_MEMCPY2D, guard_2d)
-SHAPED_ASYNC(cuMemcpy3DAsync_v2, "cuMemcpy3DAsync", 0, CUDA_MEMCPY3D, guard_3d)
-SHAPED_ASYNC(cuMemcpy3DAsync_v2_ptsz, "cuMemcpy3DAsync", 1, CUDA_MEMCPY3D, guard_3d)
+SHAPED_ASYNC(cuMemcpy3DAsync_v2, "cuMemcpy3DAsync", 0, CUDA_MEMCPY3D, sg_copy_call_guard_3d)
+SHAPED_ASYNC(cuMemcpy3DAsync_v2_ptsz, "cuMemcpy3DAsync", 1, CUDA_MEMCPY3D, sg_copy_call_guard_3d)
 
 static void guard_batch(struct copy_call *call, CUdeviceptr *dsts, CUdeviceptr *srcs,
                         size_t *sizes, size_t count)

@@ -44,5 +44,3 @@ STREAM_WORK(cuMemcpyDtoDAsync_v2, 0, s, (CUdeviceptr d, CUdeviceptr src, size_t 
             d, src, n, s)
 STREAM_WORK(cuMemcpyDtoDAsync_v2_ptsz, 1, s,
             (CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s), d, src, n, s)
-STREAM_WORK(cuGraphLaunch, 0, s, (CUgraphExec g, CUstream s), g, s)
-STREAM_WORK(cuGraphLaunch_ptsz, 1, s, (CUgraphExec g, CUstream s), g, s)

@@ -84,6 +84,16 @@ static int entry_by_symbol(const char *symbol)
     return -1;
 }
 
+/* The entry whose exported driver function is at addr, or -1. */
+static int entry_by_address(void *addr)
+{
+    void *lib = sg_libcuda();
+    for (int i = 0; lib && i < SG_E_COUNT; i++)
+        if (sg_real_dlsym(lib, sg_entries[i].symbol) == addr)
+            return i;
+    return -1;
+}
+
 void *sg_wrapper_for_symbol(const char *symbol, void *real)
 {
     int id = entry_by_symbol(symbol);
@@ -106,10 +116,16 @@ void *sg_wrapper_for_request(const char *base, void *real, int version, cuuint64
     int id = pick_by_version(base, version, per_thread);
     if (id < 0)
         return real; /* not a function we track, or an ABI older than we know */
-    char name[128];
+    char name[128] = "";
     /* Trust the driver's answer over our table: if it is an exported
-     * variant, wrap exactly that one, or none if we do not know it. */
-    if (identify_exported(base, real, name, sizeof name))
+     * function, wrap exactly that one (base names can alias another
+     * function: cuGraphInstantiate is cuGraphInstantiateWithFlags), or none
+     * if we do not know it. Only an answer that is no exported function at
+     * all is taken to be the variant our table picked. */
+    int known = entry_by_address(real);
+    if (known >= 0)
+        id = known;
+    else if (identify_exported(base, real, name, sizeof name))
         id = entry_by_symbol(name);
     if (id < 0) {
         if (sg_opt.verbosity >= 1)

@@ -105,6 +105,10 @@ const struct sg_driver *sg_driver(void)
     d.cuEventQuery = driver_fn("cuEventQuery");
     d.cuEventSynchronize = driver_fn("cuEventSynchronize");
     d.cuStreamSynchronize = driver_fn("cuStreamSynchronize");
+    d.cuGraphGetNodes = driver_fn("cuGraphGetNodes");
+    d.cuGraphNodeGetType = driver_fn("cuGraphNodeGetType");
+    d.cuGraphMemcpyNodeGetParams = driver_fn("cuGraphMemcpyNodeGetParams");
+    d.cuGraphChildGraphNodeGetGraph = driver_fn("cuGraphChildGraphNodeGetGraph");
     atomic_store_explicit(&ready, 1, memory_order_release);
     return &d;
 }

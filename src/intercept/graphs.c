@@ -1,0 +1,164 @@
+/* Shims of graph instantiation and launch. A graph's memcpy nodes copy when
+ * the graph runs, not when it is built, so the copies with a host side are
+ * read off the graph once, at instantiation, and guarded at every launch
+ * like copies enqueued on the launch stream. (Copies recorded by a stream
+ * capture are never guarded at capture: they had not run.) Changes made to
+ * an instantiated graph with cuGraphExec*SetParams are not followed. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <uthash.h>
+
+#include "copy_site.h"
+#include "syncguard/intercept.h"
+#include "syncguard/observe.h"
+
+#define MAX_DEPTH 8
+
+struct graph_copies {
+    CUgraphExec exec;
+    UT_hash_handle hh;
+    size_t n, cap;
+    CUDA_MEMCPY3D *copies;
+};
+
+static struct graph_copies *execs;
+static sg_lock_t graphs_lock = SG_LOCK_INIT;
+
+static int has_host_side(const CUDA_MEMCPY3D *p)
+{
+    return p->srcMemoryType == CU_MEMORYTYPE_HOST || p->dstMemoryType == CU_MEMORYTYPE_HOST ||
+           p->srcMemoryType == CU_MEMORYTYPE_UNIFIED ||
+           p->dstMemoryType == CU_MEMORYTYPE_UNIFIED;
+}
+
+static void add_copy(struct graph_copies *g, const CUDA_MEMCPY3D *p)
+{
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 8;
+        CUDA_MEMCPY3D *c = realloc(g->copies, cap * sizeof *c);
+        if (!c)
+            return; /* that copy goes unguarded */
+        g->copies = c, g->cap = cap;
+    }
+    g->copies[g->n++] = *p;
+}
+
+static void collect(struct graph_copies *g, CUgraph graph, int depth)
+{
+    const struct sg_driver *d = sg_driver();
+    size_t n = 0;
+    if (depth > MAX_DEPTH || !d->cuGraphGetNodes || !d->cuGraphNodeGetType ||
+        d->cuGraphGetNodes(graph, NULL, &n) != CUDA_SUCCESS || n == 0)
+        return;
+    CUgraphNode *nodes = calloc(n, sizeof *nodes);
+    if (!nodes || d->cuGraphGetNodes(graph, nodes, &n) != CUDA_SUCCESS)
+        n = 0;
+    for (size_t i = 0; i < n; i++) {
+        CUgraphNodeType type;
+        CUDA_MEMCPY3D p;
+        CUgraph child;
+        if (d->cuGraphNodeGetType(nodes[i], &type) != CUDA_SUCCESS)
+            continue;
+        if (type == CU_GRAPH_NODE_TYPE_MEMCPY && d->cuGraphMemcpyNodeGetParams &&
+            d->cuGraphMemcpyNodeGetParams(nodes[i], &p) == CUDA_SUCCESS && has_host_side(&p))
+            add_copy(g, &p);
+        if (type == CU_GRAPH_NODE_TYPE_GRAPH && d->cuGraphChildGraphNodeGetGraph &&
+            d->cuGraphChildGraphNodeGetGraph(nodes[i], &child) == CUDA_SUCCESS)
+            collect(g, child, depth + 1);
+    }
+    free(nodes);
+}
+
+static void forget(CUgraphExec exec)
+{
+    struct graph_copies *g;
+    sg_lock(&graphs_lock);
+    HASH_FIND_PTR(execs, &exec, g);
+    if (g)
+        HASH_DEL(execs, g);
+    sg_unlock(&graphs_lock);
+    if (g)
+        free(g->copies), free(g);
+}
+
+static void instantiated(CUgraphExec exec, CUgraph graph)
+{
+    struct graph_copies *g = calloc(1, sizeof *g);
+    if (!g)
+        return;
+    g->exec = exec;
+    collect(g, graph, 0);
+    if (g->n == 0) {
+        free(g);
+        return;
+    }
+    forget(exec); /* a handle the driver reused */
+    sg_lock(&graphs_lock);
+    HASH_ADD_PTR(execs, exec, g);
+    sg_unlock(&graphs_lock);
+}
+
+SG_WRAPPER(cuGraphInstantiateWithFlags)(CUgraphExec *pe, CUgraph graph, unsigned long long flags)
+{
+    CUresult r = SG_FORWARD(cuGraphInstantiateWithFlags, pe, graph, flags);
+    if (r == CUDA_SUCCESS && SG_ENTER())
+        instantiated(*pe, graph);
+    return r;
+}
+
+#define INSTANTIATE_WITH_PARAMS(symbol)                                                   \
+    SG_WRAPPER(symbol)(CUgraphExec *pe, CUgraph graph, CUDA_GRAPH_INSTANTIATE_PARAMS *ip) \
+    {                                                                                     \
+        CUresult r = SG_FORWARD(symbol, pe, graph, ip);                                   \
+        if (r == CUDA_SUCCESS && SG_ENTER())                                              \
+            instantiated(*pe, graph);                                                     \
+        return r;                                                                         \
+    }
+
+INSTANTIATE_WITH_PARAMS(cuGraphInstantiateWithParams)
+INSTANTIATE_WITH_PARAMS(cuGraphInstantiateWithParams_ptsz)
+
+SG_WRAPPER(cuGraphExecDestroy)(CUgraphExec exec)
+{
+    if (SG_ENTER())
+        forget(exec);
+    return SG_FORWARD(cuGraphExecDestroy, exec);
+}
+
+/* Copies the graph's host copies out under the lock, then guards them. */
+static void launched(CUgraphExec exec, CUstream s, int per_thread)
+{
+    struct graph_copies *g;
+    CUDA_MEMCPY3D *copies = NULL;
+    size_t n = 0;
+    sg_lock(&graphs_lock);
+    HASH_FIND_PTR(execs, &exec, g);
+    if (g && (copies = malloc(g->n * sizeof *copies)) != NULL) {
+        n = g->n;
+        for (size_t i = 0; i < n; i++)
+            copies[i] = g->copies[i];
+    }
+    sg_unlock(&graphs_lock);
+    struct copy_call call = { .api = "cuGraphLaunch (memcpy node)", .stream = s,
+                              .per_thread = per_thread };
+    for (size_t i = 0; i < n; i++)
+        sg_copy_call_guard_3d(&call, &copies[i]);
+    free(copies);
+}
+
+#define GRAPH_LAUNCH(symbol, per_thread)                          \
+    SG_WRAPPER(symbol)(CUgraphExec exec, CUstream s)              \
+    {                                                             \
+        CUresult r = SG_FORWARD(symbol, exec, s);                 \
+        if (r != CUDA_SUCCESS || !SG_ENTER())                     \
+            return r;                                             \
+        if (sg_observe_needed())                                  \
+            sg_note_stream_work(s, per_thread);                   \
+        if (execs && sg_pinned_any())                             \
+            launched(exec, s, per_thread);                        \
+        return r;                                                 \
+    }
+
+GRAPH_LAUNCH(cuGraphLaunch, 0)
+GRAPH_LAUNCH(cuGraphLaunch_ptsz, 1)

@@ -22,7 +22,15 @@ int sg_observe_needed(void)
 void sg_snapshot_stream(CUstream s, int per_thread, struct sg_vc *out)
 {
     sg_lock(&sg_model_lock);
-    sg_stream_snapshot(sg_stream_get(s, per_thread), out);
+    struct sg_stream *st = sg_stream_get(s, per_thread);
+    struct sg_stream_info info;
+    sg_stream_info(st, &info);
+    /* Waiting for the legacy stream waits like an operation enqueued on it
+     * would: for the earlier work of every blocking stream too (measured on
+     * the GPU: tests/gpu/probe_legacy_sync.c). */
+    if (info.kind == SG_STREAM_LEGACY)
+        sg_stream_enqueue(st);
+    sg_stream_snapshot(st, out);
     sg_unlock(&sg_model_lock);
 }
 

@@ -29,6 +29,7 @@ static void stack_free(void *p)
     ctx_stack *st = p;
     free(st->v);
     free(st);
+    tls_stack = NULL;           /* later destructors of this thread start afresh */
 }
 
 static void stack_key_init(void)

@@ -104,13 +104,13 @@ static copy_policy choose_policy(const emu_copy *c)
 {
     bool sh = is_host(c->src.where), dh = is_host(c->dst.where);
     if (!c->async)
-        return sh || dh ? RUN_WAIT : RUN_ASYNC;
+        return sh || dh ? RUN_WAIT : RUN_ASYNC;  /* only device to device skips the wait */
     if (sh && dh)
-        return RUN_WAIT;
+        return RUN_WAIT;                        /* host to host: fully synchronous */
     if (c->dst.where == EMU_PAGEABLE)
-        return RUN_WAIT;
+        return RUN_WAIT;                        /* to pageable: returns once complete */
     if (c->src.where == EMU_PAGEABLE)
-        return RUN_STAGED;
+        return RUN_STAGED;                      /* from pageable: staged, then async */
     return RUN_ASYNC;
 }
 

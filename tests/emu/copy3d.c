@@ -20,8 +20,10 @@ static CUresult side_base(CUmemorytype type, const void *host, CUdeviceptr dev, 
 static CUresult make_side(emu_side *s, CUmemorytype type, const void *host, CUdeviceptr dev, size_t x,
                           size_t y, size_t z, size_t pitch, size_t rows_per_slice)
 {
-    uintptr_t base;
+    uintptr_t base = 0;
     CUresult r = side_base(type, host, dev, &base, &s->type);
+    if (r == CUDA_SUCCESS && !base)
+        r = CUDA_ERROR_INVALID_VALUE;
     if (r != CUDA_SUCCESS)
         return r;
     s->pitch = pitch;

@@ -36,17 +36,24 @@ static void event_unref(CUevent ev)
     free(ev);
 }
 
-static CUresult find_event(CUevent h, CUevent *out)
+/* Index of h among the live events, or nlive. */
+static size_t live_index(CUevent h)
 {
-    for (size_t i = 0; i < nlive; i++) {
-        if (live[i] == h) {
-            *out = h;
-            return CUDA_SUCCESS;
-        }
-    }
-    return CUDA_ERROR_INVALID_HANDLE;
+    size_t i = 0;
+    while (i < nlive && live[i] != h)
+        i++;
+    return i;
 }
 
+static CUresult find_event(CUevent h, CUevent *out)
+{
+    if (live_index(h) == nlive)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *out = h;
+    return CUDA_SUCCESS;
+}
+
+/* Drops the handle's reference to live[i]. */
 static void forget(size_t i)
 {
     CUevent ev = live[i];
@@ -100,12 +107,8 @@ CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent)
     emu_lock();
     CUevent ev;
     CUresult r = event_get(hEvent, &ev);
-    for (size_t i = 0; r == CUDA_SUCCESS && i < nlive; i++) {
-        if (live[i] == ev) {
-            forget(i);
-            break;
-        }
-    }
+    if (r == CUDA_SUCCESS)
+        forget(live_index(ev));
     emu_unlock();
     return r;
 }

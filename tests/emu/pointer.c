@@ -3,8 +3,6 @@
  * allocation are the address itself; nothing is managed memory. */
 #include "emu.h"
 
-#include <string.h>
-
 /* Writes one attribute of the range holding p (lock held).  With r NULL
  * (p is not a CUDA pointer) it writes the attribute's "NULL value", as
  * cuPointerGetAttributes does. */

@@ -34,5 +34,7 @@ int main(void)
     unsigned char back[N];
     SGT_CHECK(cuMemcpyDtoH(back, d2, N));
     SGT_EXPECT(has_pattern(back, N, 2));
+    free(pageable);
+    free(src);
     return pass("t-pageable-async", "pageable DtoH waits for completion, pageable HtoD is staged");
 }

@@ -21,7 +21,13 @@ struct sgt_hold {
     volatile cuuint32_t *flag;  /* page-locked, device-mapped */
     CUdeviceptr dflag;
     cuuint32_t value;           /* the stream waits for *flag >= value */
+    struct sgt_hold *next;
 };
+
+/* Every hold, so that they stay reachable until exit (a stream may still
+ * be waiting on a flag when the test forgets its hold). */
+static sgt_hold *all_holds;
+static pthread_mutex_t holds_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void sgt_check_(CUresult r, const char *text, const char *file, int line)
 {
@@ -73,6 +79,10 @@ sgt_hold *sgt_hold_stream(CUstream s)
     h->value = 1;
     SGT_CHECK(cuMemHostGetDevicePointer(&h->dflag, p, 0));
     SGT_CHECK(cuStreamWaitValue32(s, h->dflag, h->value, CU_STREAM_WAIT_VALUE_GEQ));
+    pthread_mutex_lock(&holds_lock);
+    h->next = all_holds;
+    all_holds = h;
+    pthread_mutex_unlock(&holds_lock);
     return h;
 }
 

@@ -14,6 +14,7 @@ enum sg_race_kind {
     SG_RACE_EARLY_READ,      /* host read a D2H destination */
     SG_RACE_EARLY_WRITE_DST, /* host wrote a D2H destination */
     SG_RACE_EARLY_WRITE_SRC, /* host wrote an H2D source */
+    SG_RACE_FREE_IN_FLIGHT,  /* pinned memory freed or unregistered */
 };
 
 struct sg_race {

@@ -9,10 +9,16 @@
 
 #include "syncguard/copies.h"
 
+enum sg_access {
+    SG_ACCESS_READ = 0,
+    SG_ACCESS_WRITE = 1,
+    SG_ACCESS_FREE = 2, /* the memory goes back to the driver */
+};
+
 /* Called with sg_model_lock held; returns with it released. c conflicts
- * with an access at addr; uc is the signal context (NULL: the access is
- * the caller's own, e.g. a system call about to run). */
-void sg_resolve(struct sg_copy *c, uintptr_t addr, int is_write, ucontext_t *uc);
+ * with an access (enum sg_access) at addr; uc is the signal context (NULL:
+ * the access is the caller's own, e.g. a system call about to run). */
+void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc);
 
 /* Called with sg_model_lock held; returns with it released. Waits for every
  * active copy over the pages of [lo, hi) and opens them, reporting nothing:

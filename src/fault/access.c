@@ -41,6 +41,31 @@ static uintptr_t max_u(uintptr_t a, uintptr_t b)
     return a > b ? a : b;
 }
 
+/* Pinned memory about to go back to the driver: every copy still in flight
+ * on it is a race of its own (the program freed memory the device may
+ * still write); each is reported, then waited for, before the free. */
+void sg_access_free(uintptr_t lo, size_t len)
+{
+    if (len == 0 || sg_in_syncguard || !sg_observe_needed())
+        return;
+    uintptr_t hi = lo + len;
+    sg_in_syncguard++;
+    for (;;) {
+        struct first_hit h = { lo, hi, SG_ACCESS_WRITE, NULL, 0, 0 };
+        sg_lock(&sg_model_lock);
+        sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), look, &h);
+        if (h.conflict) {
+            sg_resolve(h.conflict, h.conflict->base, SG_ACCESS_FREE, NULL);
+            continue;
+        }
+        sg_unlock(&sg_model_lock);
+        if (!h.handling)
+            break;
+        sched_yield();
+    }
+    sg_in_syncguard--;
+}
+
 void sg_access_range(uintptr_t buf, size_t len, int is_write)
 {
     /* syncguard's own I/O (its log) never touches guarded memory. */

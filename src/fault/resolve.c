@@ -22,11 +22,13 @@
 
 #define SETTLE_MAX 64
 
-static int race_kind(const struct sg_copy *c, int is_write)
+static int race_kind(const struct sg_copy *c, int access)
 {
+    if (access == SG_ACCESS_FREE)
+        return SG_RACE_FREE_IN_FLIGHT;
     if (c->guard == SG_GUARD_READ_ONLY)
         return SG_RACE_EARLY_WRITE_SRC;
-    return is_write ? SG_RACE_EARLY_WRITE_DST : SG_RACE_EARLY_READ;
+    return access == SG_ACCESS_WRITE ? SG_RACE_EARLY_WRITE_DST : SG_RACE_EARLY_READ;
 }
 
 /* Waits until the copy is done on the device; says whether it was still
@@ -70,11 +72,11 @@ static int capture(ucontext_t *uc, uintptr_t *pcs)
     return uc ? sg_stack_capture_signal(uc, pcs, max) : sg_stack_capture(pcs, max);
 }
 
-void sg_resolve(struct sg_copy *c, uintptr_t addr, int is_write, ucontext_t *uc)
+void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
 {
     struct sg_race race;
     int first = c->state == SG_COPY_ACTIVE; /* else another thread reports it */
-    race.kind = race_kind(c, is_write);
+    race.kind = race_kind(c, access);
     race.addr = addr;
     race.tid = sg_gettid();
     memcpy(&race.copy, c, sizeof *c);

@@ -7,7 +7,7 @@
 #include "syncguard/intercept.h"
 #include "syncguard/model.h"
 
-void sg_copies_release_range(uintptr_t lo, uintptr_t hi, const char *api);
+void sg_access_free(uintptr_t lo, size_t len);
 
 static void pinned(void *p, size_t n, unsigned flags)
 {
@@ -15,12 +15,13 @@ static void pinned(void *p, size_t n, unsigned flags)
         sg_pinned_add((uintptr_t)p, n, flags);
 }
 
-/* Before the driver takes the range back, no page of it may stay guarded. */
-static void unpinning(void *p, const char *api)
+/* Before the driver takes the range back, every copy still in flight on it
+ * is reported and waited for, and no page of it stays guarded. */
+static void unpinning(void *p)
 {
     size_t n;
     if (sg_pinned_remove((uintptr_t)p, &n) == 0)
-        sg_copies_release_range((uintptr_t)p, (uintptr_t)p + n, api);
+        sg_access_free((uintptr_t)p, n);
 }
 
 SG_WRAPPER(cuMemAllocHost_v2)(void **pp, size_t n)
@@ -50,13 +51,13 @@ SG_WRAPPER(cuMemHostRegister_v2)(void *p, size_t n, unsigned int flags)
 SG_WRAPPER(cuMemFreeHost)(void *p)
 {
     if (SG_ENTER())
-        unpinning(p, "cuMemFreeHost");
+        unpinning(p);
     return SG_FORWARD(cuMemFreeHost, p);
 }
 
 SG_WRAPPER(cuMemHostUnregister)(void *p)
 {
     if (SG_ENTER())
-        unpinning(p, "cuMemHostUnregister");
+        unpinning(p);
     return SG_FORWARD(cuMemHostUnregister, p);
 }

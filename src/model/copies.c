@@ -259,33 +259,3 @@ uint32_t sg_copies_active_count(void)
 {
     return __atomic_load_n(&nactive, __ATOMIC_RELAXED);
 }
-
-static void release_one(struct sg_copy *c, void *arg)
-{
-    (void)arg;
-    if (c->state == SG_COPY_ACTIVE)
-        sg_copy_release(c);
-}
-
-/* Pinned memory going back to the driver while copies into it are pending:
- * the guards must go first. (The copies themselves are the program's
- * business; the driver may still write into the freed range.) */
-void sg_copies_release_range(uintptr_t lo, uintptr_t hi, const char *api)
-{
-    (void)api;
-    sg_lock(&sg_model_lock);
-    /* Releasing reorders the active list, so restart after each release. */
-    for (;;) {
-        uint32_t before = nactive;
-        for (uint32_t i = 0; i < nactive; i++) {
-            struct sg_copy *c = &slots[active[i]];
-            if (c->state == SG_COPY_ACTIVE && c->base < hi && c->base + c->size > lo) {
-                release_one(c, NULL);
-                break;
-            }
-        }
-        if (nactive == before)
-            break;
-    }
-    sg_unlock(&sg_model_lock);
-}

@@ -3,8 +3,9 @@
  * cuEventSynchronize returning says nothing about the copy: reading the
  * pinned destination afterwards is a race.  Twin: d2h_event_sync.
  *
- * The hold is armed only after cuEventSynchronize (which must not be what
- * releases the copy), so without syncguard the read sees the old data.
+ * The stream's hold is set to go at the next host wait only after
+ * cuEventSynchronize (which must not be what lets the copy run), so
+ * without syncguard the read sees the old data.
  *
  * SG-EXPECT: early-host-read
  */
@@ -29,6 +30,7 @@ static unsigned count_wrong(const volatile uint32_t *h, uint32_t want)
 
 int main(void)
 {
+    sgt_watchdog(60);
     sgt_init();
     CUstream s;
     SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));

@@ -28,6 +28,7 @@ static unsigned count_wrong(const volatile uint32_t *h, uint32_t want)
 
 int main(void)
 {
+    sgt_watchdog(60);
     sgt_init();
     CUstream a;
     SGT_CHECK(cuStreamCreate(&a, CU_STREAM_DEFAULT));   /* blocking */

@@ -3,8 +3,9 @@
  * wait for: the event recorded on stream NULL says nothing about the copy,
  * and reading the pinned destination after synchronizing it is a race.
  *
- * The hold is armed only after cuEventSynchronize (which must not be what
- * releases the copy), so without syncguard the read sees the old data.
+ * The stream's hold is set to go at the next host wait only after
+ * cuEventSynchronize (which must not be what lets the copy run), so
+ * without syncguard the read sees the old data.
  *
  * SG-EXPECT: early-host-read
  */
@@ -29,6 +30,7 @@ static unsigned count_wrong(const volatile uint32_t *h, uint32_t want)
 
 int main(void)
 {
+    sgt_watchdog(60);
     sgt_init();
     CUstream a;
     SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));

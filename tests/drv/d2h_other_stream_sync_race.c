@@ -4,8 +4,9 @@
  * destination afterwards is a race.  Twin: d2h_stream_wait_event, where B
  * is made to wait for A.
  *
- * The hold is armed only after cuStreamSynchronize(B) (which must not be
- * what releases the copy), so without syncguard the read sees the old data.
+ * A's hold is set to go at the next host wait only after
+ * cuStreamSynchronize(B) (which must not be what lets the copy run), so
+ * without syncguard the read sees the old data.
  *
  * SG-EXPECT: early-host-read
  */
@@ -30,6 +31,7 @@ static unsigned count_wrong(const volatile uint32_t *h, uint32_t want)
 
 int main(void)
 {
+    sgt_watchdog(60);
     sgt_init();
     CUstream a, b;
     SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));

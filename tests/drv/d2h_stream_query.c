@@ -30,6 +30,7 @@ static unsigned count_wrong(const volatile uint32_t *h, uint32_t want)
 
 int main(void)
 {
+    sgt_watchdog(60);
     sgt_init();
     CUstream s;
     SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));

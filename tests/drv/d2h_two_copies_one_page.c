@@ -30,6 +30,7 @@ static unsigned count_wrong(const volatile uint32_t *h, size_t words, size_t str
 
 int main(void)
 {
+    sgt_watchdog(60);
     size_t page = (size_t)sysconf(_SC_PAGESIZE), half = page / 2, words = half / sizeof(uint32_t);
     sgt_init();
     CUstream a, b;

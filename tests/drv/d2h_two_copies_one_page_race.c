@@ -3,8 +3,8 @@
  * and the host synchronizes only A; but then it reads the SECOND half,
  * which belongs to B's copy: a race, although the first half is fine.
  *
- * The hold on B is armed only after cuStreamSynchronize(A), so without
- * syncguard the read sees the old data.
+ * B's hold is set to go at the next host wait only after
+ * cuStreamSynchronize(A), so without syncguard the read sees the old data.
  *
  * SG-EXPECT: early-host-read
  */
@@ -29,6 +29,7 @@ static unsigned count_wrong(const volatile uint32_t *h, size_t words, uint32_t w
 
 int main(void)
 {
+    sgt_watchdog(60);
     size_t page = (size_t)sysconf(_SC_PAGESIZE), half = page / 2, words = half / sizeof(uint32_t);
     sgt_init();
     CUstream a, b;

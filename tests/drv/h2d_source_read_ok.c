@@ -18,6 +18,7 @@
 
 int main(void)
 {
+    sgt_watchdog(60);
     sgt_init();
     CUstream s;
     SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));

@@ -23,6 +23,7 @@ DRV_TESTBINS = \
 	drv/d2h_sync_mode \
 	drv/d2h_two_copies_one_page \
 	drv/d2h_two_copies_one_page_race \
+	drv/d2h_verbose_log \
 	drv/free_while_pending \
 	drv/h2d_source_read_ok \
 	drv/h2d_source_write_race \
@@ -31,7 +32,13 @@ DRV_TESTBINS = \
 	drv/procaddr_per_thread \
 	drv/procaddr_per_thread_sync \
 	drv/procaddr_runtime_style \
-	drv/procaddr_runtime_style_sync
+	drv/procaddr_runtime_style_sync \
+	drv/robust_bulk_read_race \
+	drv/robust_bulk_read_race_late \
+	drv/robust_bulk_read_shared_page \
+	drv/robust_h2d_pinned_read_then_write \
+	drv/robust_small_buffers_gated \
+	drv/robust_small_buffers_packed
 DRV_SOURCES = \
 	drv/d2h_abort_mode.c \
 	drv/d2h_async_read_race.c \
@@ -54,6 +61,7 @@ DRV_SOURCES = \
 	drv/d2h_sync_mode.c \
 	drv/d2h_two_copies_one_page.c \
 	drv/d2h_two_copies_one_page_race.c \
+	drv/d2h_verbose_log.c \
 	drv/free_while_pending.c \
 	drv/h2d_source_read_ok.c \
 	drv/h2d_source_write_race.c \
@@ -62,7 +70,13 @@ DRV_SOURCES = \
 	drv/procaddr_per_thread.c \
 	drv/procaddr_per_thread_sync.c \
 	drv/procaddr_runtime_style.c \
-	drv/procaddr_runtime_style_sync.c
+	drv/procaddr_runtime_style_sync.c \
+	drv/robust_bulk_read_race.c \
+	drv/robust_bulk_read_race_late.c \
+	drv/robust_bulk_read_shared_page.c \
+	drv/robust_h2d_pinned_read_then_write.c \
+	drv/robust_small_buffers_gated.c \
+	drv/robust_small_buffers_packed.c
 check_PROGRAMS += $(DRV_TESTBINS)
 TESTS += $(DRV_SOURCES)
 EXTRA_DIST += drv/gen-local-mk.sh

@@ -16,6 +16,7 @@
 
 int main(void)
 {
+    sgt_watchdog(60);
     sgt_init();
     printf("main ran: syncguard accepted a bad option\n");
     return 0;

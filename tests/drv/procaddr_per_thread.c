@@ -45,6 +45,7 @@ static unsigned count_wrong(const volatile uint32_t *h, uint32_t want)
 
 int main(void)
 {
+    sgt_watchdog(60);
     sgt_init();
     dtoh_async_fn memcpy_dtoh_async = (dtoh_async_fn)lookup_per_thread("cuMemcpyDtoHAsync");
     stream_sync_fn stream_synchronize = (stream_sync_fn)lookup_per_thread("cuStreamSynchronize");

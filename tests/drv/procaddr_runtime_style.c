@@ -99,6 +99,7 @@ static unsigned count_wrong(const volatile uint32_t *h, uint32_t want)
 
 int main(void)
 {
+    sgt_watchdog(60);
     load_driver();
     SGT_CHECK(drv.init(0));
     CUdevice d;

@@ -1,0 +1,113 @@
+// syncguard microbenchmark (bench/run.sh builds it with plain nvcc).
+//
+//   micro [SCALE]     SCALE multiplies every iteration count (default 1;
+//                     run.sh passes 0.1 under compute-sanitizer)
+//
+// Prints "case,iterations,us_per_iter" per case: the mean host time of one
+// iteration, after a warmup of a tenth of the iterations. CUDA init and all
+// allocations happen before any timing. Cases:
+//   d2h_pinned_SIZE   cudaMemcpyAsync D2H into cudaMallocHost memory on a
+//                     created stream + cudaStreamSynchronize, then the host
+//                     reads the first byte (guarded by syncguard)
+//   h2d_pinned_4KiB   same, host-to-device from pinned memory (guarded)
+//   d2h_pageable_4KiB D2H async into malloc'ed memory + sync (not guarded)
+//   d2d_1MiB          device-to-device async + sync (not guarded)
+//   event_record_query  cudaEventRecord + cudaEventQuery on an idle stream
+//   stream_query      cudaStreamQuery on an idle stream
+// Exit 1 on a CUDA error (message on stderr).
+#include <cuda_runtime.h>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#define CK(call)                                                        \
+  do {                                                                  \
+    cudaError_t e_ = (call);                                            \
+    if (e_ != cudaSuccess) {                                            \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,     \
+              cudaGetErrorString(e_));                                  \
+      exit(1);                                                          \
+    }                                                                   \
+  } while (0)
+
+static double scale = 1.0;
+static volatile unsigned char sink;
+
+template <class F>
+static void bench(const char *name, long iters, F body) {
+  iters = (long)(iters * scale);
+  if (iters < 10) iters = 10;
+  for (long i = 0; i < iters / 10 + 1; i++) body();
+  auto t0 = std::chrono::steady_clock::now();
+  for (long i = 0; i < iters; i++) body();
+  auto t1 = std::chrono::steady_clock::now();
+  double us = std::chrono::duration<double, std::micro>(t1 - t0).count();
+  printf("%s,%ld,%.4f\n", name, iters, us / iters);
+  fflush(stdout);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1) scale = atof(argv[1]);
+  if (!(scale > 0)) {
+    fprintf(stderr, "usage: micro [SCALE>0]\n");
+    return 1;
+  }
+  const size_t KiB = 1024, MiB = 1024 * KiB, BIG = 64 * MiB;
+  CK(cudaSetDevice(0));
+  cudaStream_t s;
+  cudaEvent_t ev;
+  CK(cudaStreamCreate(&s));
+  CK(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+  unsigned char *dev, *dev2, *pinned;
+  CK(cudaMalloc(&dev, BIG));
+  CK(cudaMalloc(&dev2, MiB));
+  CK(cudaMemset(dev, 7, BIG));
+  CK(cudaMallocHost(&pinned, BIG));
+  memset(pinned, 1, BIG);
+  unsigned char *pageable = (unsigned char *)malloc(4 * KiB);
+  memset(pageable, 1, 4 * KiB);
+  CK(cudaDeviceSynchronize());
+
+  struct { const char *name; size_t bytes; long iters; } d2h[] = {
+      {"d2h_pinned_4KiB", 4 * KiB, 20000},
+      {"d2h_pinned_1MiB", MiB, 5000},
+      {"d2h_pinned_64MiB", BIG, 200},
+  };
+  for (auto &c : d2h)
+    bench(c.name, c.iters, [&] {
+      CK(cudaMemcpyAsync(pinned, dev, c.bytes, cudaMemcpyDeviceToHost, s));
+      CK(cudaStreamSynchronize(s));
+      sink = pinned[0];
+    });
+  bench("h2d_pinned_4KiB", 20000, [&] {
+    CK(cudaMemcpyAsync(dev, pinned, 4 * KiB, cudaMemcpyHostToDevice, s));
+    CK(cudaStreamSynchronize(s));
+    pinned[0] = sink;
+  });
+  bench("d2h_pageable_4KiB", 20000, [&] {
+    CK(cudaMemcpyAsync(pageable, dev, 4 * KiB, cudaMemcpyDeviceToHost, s));
+    CK(cudaStreamSynchronize(s));
+    sink = pageable[0];
+  });
+  bench("d2d_1MiB", 20000, [&] {
+    CK(cudaMemcpyAsync(dev2, dev, MiB, cudaMemcpyDeviceToDevice, s));
+    CK(cudaStreamSynchronize(s));
+  });
+  bench("event_record_query", 100000, [&] {
+    CK(cudaEventRecord(ev, s));
+    cudaError_t e = cudaEventQuery(ev);  // the record may still be queued
+    if (e != cudaErrorNotReady) CK(e);
+  });
+  CK(cudaStreamSynchronize(s));
+  bench("stream_query", 200000, [&] { CK(cudaStreamQuery(s)); });
+
+  CK(cudaStreamSynchronize(s));
+  CK(cudaEventDestroy(ev));
+  CK(cudaStreamDestroy(s));
+  CK(cudaFreeHost(pinned));
+  CK(cudaFree(dev2));
+  CK(cudaFree(dev));
+  free(pageable);
+  return 0;
+}

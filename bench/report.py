@@ -1,0 +1,113 @@
+"""Turns bench/run.sh's raw CSV into the markdown results table (stdout).
+
+    python3 bench/report.py RAW.csv
+
+RAW.csv: workload,config,rep,case,iterations,us_per_iter,rc,wall_s,note;
+'#' lines are comments; us_per_iter "error"/"skipped" (case "*") marks a run
+without results. Env SG_BENCH_PY_TARGET (default 1.05): the target ratio to
+native for the PyTorch workloads under syncguard.
+"""
+import csv
+import os
+import statistics
+import sys
+
+CONFIGS = {
+    "native": "native",
+    "sg-report": "syncguard mode=report",
+    "sg-sync": "syncguard mode=sync",
+    "tcsan": "TORCH_CUDA_SANITIZER=1",
+    "memcheck": "compute-sanitizer memcheck †",
+}
+PY_TARGET = float(os.environ.get("SG_BENCH_PY_TARGET", "1.05"))
+
+
+def target(workload, case, cfg):
+    """(kind, limit, text) for syncguard rows, None for the others."""
+    if not cfg.startswith("sg-"):
+        return None
+    if workload != "micro":
+        return ("ratio", PY_TARGET, f"≤ {PY_TARGET:g}× native")
+    if "_pinned_" in case:
+        return ("added", 3.0, "≤ 3 µs added (guarded copy)")
+    if case == "stream_query":
+        return ("added", 0.2, "≤ 0.2 µs added (1 call)")
+    return ("added", 0.4, "≤ 0.4 µs added (2 calls)")
+
+
+def main():
+    vals, iters, notes, fails, seen, cases = {}, {}, {}, {}, set(), {}
+    with open(sys.argv[1], newline="") as f:
+        rows = [r for r in csv.reader(l for l in f if not l.startswith("#"))]
+    for r in rows[1:]:
+        if len(r) < 9:
+            continue
+        w, cfg, rep, case, it, us, rc, wall, note = r[:9]
+        seen.add((w, cfg))
+        if us in ("error", "skipped"):
+            fails.setdefault((w, cfg), []).append(f"rep {rep}: {us}" + (f" ({note})" if note else ""))
+            continue
+        cases.setdefault(w, [])
+        if case not in cases[w]:
+            cases[w].append(case)
+        k = (w, case, cfg)
+        vals.setdefault(k, []).append(float(us))
+        iters.setdefault(k, set()).add(it)
+        if note:
+            notes.setdefault(k, set()).add(note)
+
+    print("| workload | case | config | iters | median | min–max (runs) | × native "
+          "| added / iter | target | met? | notes |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---|---|---|")
+    missed = []
+    for w in [w for w in ("micro", "resnet", "train") if any(s[0] == w for s in seen)]:
+        micro = w == "micro"
+        unit, div = ("µs", 1.0) if micro else ("ms", 1000.0)
+        for case in cases.get(w, ["*"]):
+            base = vals.get((w, case, "native"))
+            base = statistics.median(base) if base else None
+            for cfg, label in CONFIGS.items():
+                if (w, cfg) not in seen:
+                    continue
+                v = vals.get((w, case, cfg))
+                fail = fails.get((w, cfg), [])
+                t = target(w, case, cfg)
+                tt = t[2] if t else "— (reference)" if cfg != "native" else ""
+                if not v:
+                    what = "skipped" if fail and all("skipped" in x for x in fail) else "error"
+                    bad = t and what == "error"
+                    print(f"| {w} | {case} | {label} | | {what} | | | | {tt} | "
+                          f"{'NO' if bad else ''} | {'; '.join(fail)} |")
+                    if bad:
+                        missed.append(f"{w} {case} {label}: {what}")
+                    continue
+                med = statistics.median(v)
+                ratio = f"{med / base:.3f}" if base else "?"
+                added = f"{(med - base) / div:+.3f} {unit}" if base and cfg != "native" else ""
+                met = ""
+                if t:
+                    ok = bool(base) and (med - base if t[0] == "added" else med / base) <= t[1]
+                    met = "yes" if ok else "NO" if base else "?"
+                    if not ok:
+                        missed.append(f"{w} {case} {label}: {added or '?'} added, {ratio}× native ({tt})")
+                nts = sorted(notes.get((w, case, cfg), set())) + fail
+                if w == "resnet":
+                    nts.insert(0, f"{64e6 / med:.0f} img/s")
+                print(f"| {w} | {case} | {label} | {'/'.join(sorted(iters[(w, case, cfg)]))} "
+                      f"| {med / div:.3f} {unit} | {min(v) / div:.3f}–{max(v) / div:.3f} ({len(v)}) "
+                      f"| {ratio} | {added} | {tt} | {met} | {'; '.join(nts)} |")
+    print()
+    print("† compute-sanitizer runs once with reduced iterations (the iters column); "
+          "its per-iteration time is compared with native's.")
+    print()
+    if missed:
+        print("**Targets missed:**")
+        print()
+        for m in missed:
+            print(f"- {m}")
+    else:
+        print("**All targets met.**")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# syncguard overhead benchmark, side by side in one run:
+#   workloads  micro (bench/micro.cu), resnet (bench/resnet.py), train (bench/train.py)
+#   configs    native; syncguard mode=report; syncguard mode=sync;
+#              TORCH_CUDA_SANITIZER=1 (PyTorch workloads); compute-sanitizer
+#              memcheck (micro and one short ResNet run, reduced iterations)
+# Every program times itself (start-up and CUDA init excluded) and prints
+# "case,iterations,us_per_iter". Repetitions alternate the configurations
+# (for rep: for workload: for config); the table shows the medians.
+#
+#   bash bench/run.sh          (from anywhere; ~5-7 minutes on one H200)
+#
+# Writes bench/RESULTS.md (and prints it) and bench/raw.csv; with $OUT set,
+# copies them to $OUT/bench-RESULTS.md and $OUT/bench-raw.csv.
+# Env: SYNCGUARD_LIB (default src/.libs/libsyncguard.so), SYNCGUARD_LIBDIR
+# (default .carry/lib: put first on LD_LIBRARY_PATH of the preloaded runs when
+# it exists), PYTHON (python3), NVCC (nvcc on PATH, else /usr/local/cuda/bin/nvcc),
+# BENCH_REPS_MICRO (5), BENCH_REPS_PY (3), BENCH_BUDGET (seconds, default 450:
+# runs that would start later are skipped; the compute-sanitizer ResNet run
+# comes last and gets what is left, at most 240 s), SG_BENCH_PY_TARGET (1.05).
+set -u
+ulimit -c 0
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 2
+abspath() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+LIB=$(abspath "${SYNCGUARD_LIB:-$ROOT/src/.libs/libsyncguard.so}")
+LIBDIR=$(abspath "${SYNCGUARD_LIBDIR:-$ROOT/.carry/lib}")
+cd "$ROOT" || exit 2
+
+PYTHON=$(command -v "${PYTHON:-python3}" || echo "${PYTHON:-python3}")  # absolute: compute-sanitizer runs it
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+CUDA=$(dirname "$(dirname "$NVCC")")
+CSAN=$(command -v compute-sanitizer || ls "$CUDA/bin/compute-sanitizer" \
+  "$CUDA/compute-sanitizer/compute-sanitizer" 2>/dev/null | head -1)
+REPS_MICRO=${BENCH_REPS_MICRO:-5}
+REPS_PY=${BENCH_REPS_PY:-3}
+BUDGET=${BENCH_BUDGET:-450}
+SGLP=${LD_LIBRARY_PATH:-}
+[ -d "$LIBDIR" ] && SGLP=$LIBDIR${SGLP:+:$SGLP}
+export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
+STARTED=$(date -u)
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/syncguard-bench.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+RAW=$TMP/raw.csv
+echo "workload,config,rep,case,iterations,us_per_iter,rc,wall_s,note" >"$RAW"
+progress() { printf '[%4ds] %s\n' "$SECONDS" "$*"; }
+comment() { sed 's/^/#   /' | tee -a "$RAW"; }  # stdin into RAW as comments, and shown
+
+# ------------------------------------------------------------- configurations
+prefix() { # CFG: PRE=(the command prefix of that configuration)
+  PRE=(env -u LD_PRELOAD -u SYNCGUARD_OPTIONS -u TORCH_CUDA_SANITIZER)
+  case $1 in
+    sg-*) PRE+=("LD_PRELOAD=$LIB" "LD_LIBRARY_PATH=$SGLP" "SYNCGUARD_OPTIONS=mode=${1#sg-}") ;;
+    tcsan) PRE+=(TORCH_CUDA_SANITIZER=1) ;;
+    memcheck) PRE+=("$CSAN" --tool memcheck) ;;
+  esac
+}
+workload() { # WORKLOAD CFG: CMD=(the program and its arguments)
+  case $1 in
+    micro) CMD=("$TMP/micro") ;;
+    *) CMD=("$PYTHON" "bench/$1.py") ;;
+  esac
+  if [ "$2" = memcheck ]; then  # reduced iterations under compute-sanitizer
+    case $1 in micro) CMD+=(0.1) ;; resnet) CMD+=(3 1) ;; esac
+  fi
+}
+
+# run_one WORKLOAD CFG REP LIMIT [MIN]: one process (at most LIMIT seconds;
+# skipped when less than MIN, default 20, are left), its results into RAW
+run_one() {
+  local w=$1 cfg=$2 rep=$3 limit=$4 left rc t0 wall note n lines why=""
+  left=$((BUDGET - SECONDS))
+  ((left < ${5:-20})) && why="skipped" && note="the ${BUDGET}s budget is spent"
+  [ "$w" = micro ] && [ ! -x "$TMP/micro" ] && why="error" && note="micro did not build"
+  [ "$cfg" = memcheck ] && [ -z "$CSAN" ] && why="error" && note="compute-sanitizer not found"
+  if [ -n "$why" ]; then
+    echo "$w,$cfg,$rep,*,,$why,,,$note" >>"$RAW"
+    progress "$w $cfg rep $rep: $why ($note)"
+    return
+  fi
+  ((limit > left)) && limit=$left
+  prefix "$cfg"
+  workload "$w" "$cfg"
+  t0=$(date +%s.%N)
+  { timeout -k 5 "$limit" "${PRE[@]}" "${CMD[@]}" >"$TMP/out" 2>"$TMP/err" </dev/null; rc=$?; } 2>/dev/null
+  wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  note=""
+  case $rc in 0) ;; 124 | 137) note="timeout after ${limit}s" ;; *) note="exit $rc" ;; esac
+  n=$(grep -c 'WARNING: syncguard' "$TMP/err")
+  ((n > 0)) && note="$note${note:+; }$n syncguard reports"
+  n=$(grep -ho 'ERROR SUMMARY: [0-9]* errors\?' "$TMP/out" "$TMP/err" | tail -1)
+  [ -n "$n" ] && note="$note${note:+; }memcheck $n"
+  note=${note//,/;}
+  lines=$(grep -E '^[A-Za-z0-9_]+,[0-9]+,[0-9.]+$' "$TMP/out")
+  if [ -n "$lines" ]; then
+    while IFS=, read -r c it us; do
+      echo "$w,$cfg,$rep,$c,$it,$us,$rc,$wall,$note"
+    done <<<"$lines" >>"$RAW"
+    progress "$w $cfg rep $rep: $(wc -l <<<"$lines") results, ${wall}s${note:+ ($note)}$(
+      [ "$w" = micro ] || echo ": ${lines##*,} us/iter")"
+  else
+    echo "$w,$cfg,$rep,*,,error,$rc,$wall,${note:-no result line}" >>"$RAW"
+    progress "$w $cfg rep $rep: ERROR, ${wall}s (${note:-no result line})"
+  fi
+  if ((rc != 0)) || [ -z "$lines" ]; then
+    echo "# $w $cfg rep $rep: exit $rc; stderr tail:" | tee -a "$RAW"
+    tail -n 15 "$TMP/err" | comment
+  fi
+}
+
+# ------------------------------------------------------------------- set-up
+progress "syncguard bench: lib $LIB, budget ${BUDGET}s"
+[ -f "$LIB" ] || echo "# WARNING: $LIB not found: the syncguard runs will fail" | tee -a "$RAW"
+if ! env LD_PRELOAD="$LIB" LD_LIBRARY_PATH="$SGLP" true 2>"$TMP/err" || [ -s "$TMP/err" ]; then
+  echo "# WARNING: LD_PRELOAD=$LIB true said:" | tee -a "$RAW"
+  tail -n 5 "$TMP/err" | comment
+fi
+progress "building micro: $NVCC -O2 -o micro bench/micro.cu"
+if ! "$NVCC" -O2 -o "$TMP/micro" bench/micro.cu >"$TMP/err" 2>&1; then
+  echo "# micro build failed:" | tee -a "$RAW"
+  tail -n 20 "$TMP/err" | comment
+fi
+GPU=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+GPU=${GPU:-unknown (nvidia-smi failed)}
+NVCC_VER=$("$NVCC" --version 2>&1 | grep -o 'release .*' || echo "(not found)")
+CSAN_VER=$([ -n "$CSAN" ] && "$CSAN" --version 2>&1 | grep -m1 -i version)
+TORCH_VER=$(timeout 120 "$PYTHON" -c 'import torch, torchvision
+print(f"PyTorch {torch.__version__} (CUDA {torch.version.cuda}, cuDNN {torch.backends.cudnn.version()}), torchvision {torchvision.__version__}")' 2>&1 | tail -1)
+REV=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+LIBSUM=$(sha256sum "$LIB" 2>/dev/null | cut -c1-12)
+progress "GPU: $GPU; CUDA $NVCC_VER; $TORCH_VER"
+
+# ------------------------------------------------------------------ measure
+for ((rep = 1; rep <= (REPS_MICRO > REPS_PY ? REPS_MICRO : REPS_PY); rep++)); do
+  if ((rep <= REPS_MICRO)); then
+    for cfg in native sg-report sg-sync; do run_one micro $cfg $rep 90; done
+  fi
+  if ((rep <= REPS_PY)); then
+    for w in resnet train; do
+      for cfg in native sg-report sg-sync tcsan; do run_one $w $cfg $rep 150; done
+    done
+  fi
+done
+run_one micro memcheck 1 120
+run_one resnet memcheck 1 240 60
+
+# ------------------------------------------------------------------- report
+SGCMD="LD_PRELOAD=$LIB${SGLP:+ LD_LIBRARY_PATH=$SGLP} SYNCGUARD_OPTIONS=mode=report|sync"
+OVERRIDES=$(env | grep -E '^(SYNCGUARD_LIB|SYNCGUARD_LIBDIR|PYTHON|NVCC|BENCH_[A-Z_]+|SG_BENCH_PY_TARGET)=' |
+  sort | tr '\n' ' ')
+{
+  echo "# syncguard overhead benchmark"
+  echo
+  echo "- Date: $STARTED; wall time of the whole run: ${SECONDS}s"
+  echo "- GPU: $GPU (name, driver)"
+  echo "- CUDA: nvcc $NVCC_VER; ${CSAN_VER:-compute-sanitizer not found}"
+  echo "- $TORCH_VER"
+  echo "- syncguard: \`$LIB\` (sha256 $LIBSUM…), tree at git $REV"
+  echo "- Command: \`${OVERRIDES}bash bench/run.sh\` (in \`$ROOT\`)"
+  echo "- Workloads (each times itself with a monotonic clock after a warmup; start-up and CUDA init excluded):"
+  echo "  - micro: \`micro\` = \`nvcc -O2 bench/micro.cu\` (runtime API, static cudart); mean µs per iteration of each case"
+  echo "  - resnet: \`$PYTHON bench/resnet.py\`: ResNet-50 (weights=None) inference, batch 64, **bf16 autocast**, channels_last, 50 batches after 5 warmup; output \`.to(\"cpu\", non_blocking=True)\` (pinned) + event record/synchronize + \`.sum()\`; ms per batch"
+  echo "  - train: \`$PYTHON bench/train.py\`: 3-conv CNN, fp32, SGD, synthetic 3x64x64 data, DataLoader(batch_size=128, num_workers=2, pin_memory=True), 150 steps after 20 warmup, \`loss.item()\` every step; ms per step"
+  echo "- Configurations (the program's command line follows the prefix):"
+  echo "  - native: \`env -u LD_PRELOAD -u SYNCGUARD_OPTIONS -u TORCH_CUDA_SANITIZER\`"
+  echo "  - syncguard: \`$SGCMD\`"
+  echo "  - TORCH_CUDA_SANITIZER=1 (PyTorch workloads; train.py switches it off in the DataLoader workers, which do CPU work only and cannot touch CUDA after fork)"
+  echo "  - compute-sanitizer: \`$CSAN --tool memcheck\`, once: \`micro 0.1\` (a tenth of the iterations) and \`resnet.py 3 1\` (3 batches after 1 warmup)"
+  echo "- Median of $REPS_MICRO runs (micro) / $REPS_PY runs (PyTorch), configurations alternating within each repetition. \"added / iter\" = median − native median."
+  echo
+  "$PYTHON" bench/report.py "$RAW" || echo "(bench/report.py failed: see bench/raw.csv)"
+  echo
+  echo "Raw timings and the stderr tails of failed runs: \`bench/raw.csv\`${OUT:+ (\`\$OUT/bench-raw.csv\`)}."
+} >bench/RESULTS.md
+cp "$RAW" bench/raw.csv
+if [ -n "${OUT:-}" ]; then
+  mkdir -p "$OUT" && cp bench/RESULTS.md "$OUT/bench-RESULTS.md" && cp "$RAW" "$OUT/bench-raw.csv"
+fi
+echo
+cat bench/RESULTS.md

@@ -17,7 +17,7 @@
 # it exists), PYTHON (python3), NVCC (nvcc on PATH, else /usr/local/cuda/bin/nvcc),
 # BENCH_REPS_MICRO (5), BENCH_REPS_PY (3), BENCH_BUDGET (seconds, default 450:
 # runs that would start later are skipped; the compute-sanitizer ResNet run
-# comes last and gets what is left, at most 240 s), SG_BENCH_PY_TARGET (1.05).
+# comes last and gets what is left, at most 240 s), SG_BENCH_PY_TARGET (1.03).
 set -u
 ulimit -c 0
 

@@ -45,7 +45,9 @@ int main(int argc, char **argv)
     CHECK(cuCtxSetCurrent(ctx));
     CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
     CHECK(cuMemAlloc(&d, N * sizeof(float)));
-    CHECK(cuMemsetD32(d, 0x3f800000u, N)); /* 1.0f everywhere */
+    /* 1.0f everywhere, in stream order before the copy (a memset on the
+     * legacy stream would not be ordered before a non-blocking stream). */
+    CHECK(cuMemsetD32Async(d, 0x3f800000u, N, stream));
     CHECK(cuMemAllocHost((void **)&h, N * sizeof(float)));
     memset(h, 0, N * sizeof(float));
 

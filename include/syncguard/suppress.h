@@ -13,6 +13,7 @@ enum sg_supp_kind {
     SG_SUPP_RACE,        /* any race, a frame of either stack */
     SG_SUPP_EARLY_READ,  /* early-host-read races, either stack */
     SG_SUPP_EARLY_WRITE, /* early-host-write races, either stack */
+    SG_SUPP_FREE_IN_FLIGHT, /* free-in-flight races, either stack */
     SG_SUPP_ACCESS_SITE, /* any race, a frame of the access stack */
     SG_SUPP_COPY_SITE,   /* any race, a frame of the enqueue stack */
 };

@@ -17,6 +17,7 @@
 #include "syncguard/options.h"
 #include "syncguard/python.h"
 #include "syncguard/report.h"
+#include "syncguard/suppress.h"
 
 void sg_real_init(void);
 void *sg_resolve_real_dlsym(void);
@@ -24,6 +25,7 @@ void sg_forget_tid(void);
 void sg_pinned_after_fork_child(void);
 void sg_event_pool_after_fork_child(void);
 void sg_reporter_after_fork_child(void);
+void sg_report_after_fork_child(void);
 
 enum { INIT_NONE, INIT_RUNNING, INIT_DONE };
 static atomic_int init_state;
@@ -39,6 +41,12 @@ static void parse_options_or_die(void)
     char err[512];
     if (sg_options_parse(getenv("SYNCGUARD_OPTIONS"), &sg_opt, err, sizeof err) < 0) {
         fprintf(stderr, "==%d==ERROR: syncguard: SYNCGUARD_OPTIONS: %s\n", (int)getpid(), err);
+        _exit(1);
+    }
+    /* A bad suppressions file stops the process here, like a bad option,
+     * rather than letting a race it was meant to hide fail the run later. */
+    if (sg_suppressions_load(sg_opt.suppressions, err, sizeof err) < 0) {
+        fprintf(stderr, "==%d==ERROR: syncguard: %s\n", (int)getpid(), err);
         _exit(1);
     }
     if (sg_opt.help)
@@ -64,6 +72,7 @@ static void after_fork_child(void)
     sg_streams_after_fork_child();
     sg_event_pool_after_fork_child();
     sg_reporter_after_fork_child();
+    sg_report_after_fork_child();
     sg_log_after_fork_child();
 }
 

@@ -19,6 +19,7 @@
 #include "syncguard/report.h"
 #include "syncguard/resolve.h"
 #include "syncguard/stack.h"
+#include "syncguard/suppress.h"
 
 #define SETTLE_MAX 64
 
@@ -92,7 +93,9 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
     release_if_ours(c, id);
     if (want_report && (race.in_flight || sg_opt.report_latent)) {
         sg_report_race(&race);
-        act_on_report();
+        /* A suppressed race is synchronized but neither halts nor aborts. */
+        if (!sg_report_suppressed(race.copy.id))
+            act_on_report();
     }
 }
 

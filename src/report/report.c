@@ -35,7 +35,12 @@ struct seen {
 };
 
 static struct seen seen[DEDUP_SLOTS];
-static unsigned long written, repeats, suppressed, by_kind[2];
+/* Races reported, by kind name: early-host-read, early-host-write (a D2H
+ * destination or an H2D source), free-in-flight. */
+#define NKINDS 3
+static const char *const kind_names[NKINDS] = { "early-host-read", "early-host-write",
+                                                "free-in-flight" };
+static unsigned long written, repeats, suppressed, by_kind[NKINDS];
 static int summary_done;
 /* The copy table's total at fork: a child counts only its own copies. */
 static uint64_t guarded_base;
@@ -68,18 +73,27 @@ unsigned long sg_reports_written(void)
     return __atomic_load_n(&written, __ATOMIC_RELAXED);
 }
 
-const char *sg_race_kind_name(int kind)
+static int kind_index(int kind)
 {
     switch (kind) {
     case SG_RACE_EARLY_READ:
-        return "early-host-read";
+        return 0;
+    case SG_RACE_FREE_IN_FLIGHT:
+        return 2;
     default:
-        return "early-host-write";
+        return 1;
     }
+}
+
+const char *sg_race_kind_name(int kind)
+{
+    return kind_names[kind_index(kind)];
 }
 
 int sg_report_suppressed(uint64_t copy_id)
 {
+    if (copy_id == 0) /* ids start at 1; 0 marks an empty ring entry */
+        return 0;
     for (unsigned i = 0; i < SUPPRESSED_RING; i++)
         if (__atomic_load_n(&suppressed_ids[i], __ATOMIC_ACQUIRE) == copy_id)
             return 1;
@@ -240,11 +254,25 @@ static const char *headline(const struct sg_race *r)
                               "flight"
                             : "host write to the destination of a device-to-host copy whose "
                               "completion the host never observed (latent)";
+    case SG_RACE_FREE_IN_FLIGHT:
+        return r->in_flight ? "pinned memory freed or unregistered while a copy on it is still "
+                              "in flight"
+                            : "pinned memory freed or unregistered while a copy on it was "
+                              "never observed complete (latent: the copy had finished)";
     default:
         return r->in_flight ? "host write to the source of a host-to-device copy still in flight"
                             : "host write to the source of a host-to-device copy whose "
                               "completion the host never observed (latent)";
     }
+}
+
+/* What the access was: READ, WRITE or FREE (text), read, write, free (JSON). */
+static const char *access_name(const struct sg_race *r, int upper)
+{
+    static const char *const names[2][3] = { { "read", "write", "free" },
+                                             { "READ", "WRITE", "FREE" } };
+    int i = r->kind == SG_RACE_EARLY_READ ? 0 : r->kind == SG_RACE_FREE_IN_FLIGHT ? 2 : 1;
+    return names[upper][i];
 }
 
 static const char *base_name(const char *path)
@@ -329,7 +357,7 @@ static void write_text(const struct sg_race *r, const char *where)
     tprintf(&t, "%s==%d==WARNING: syncguard: %s%s\n", paint(&t, P_WARNING), (int)getpid(),
             headline(r), paint(&t, P_END));
     tprintf(&t, "%s  %s at %p (byte %lu of a %zu-byte copy at %p) by thread %ld:%s\n",
-            paint(&t, P_ACCESS), r->kind == SG_RACE_EARLY_READ ? "READ" : "WRITE",
+            paint(&t, P_ACCESS), access_name(r, 1),
             (void *)r->addr, (unsigned long)(r->addr - c->base), c->size, (void *)c->base, r->tid,
             paint(&t, P_END));
     text_stack(&t, &access_stack);
@@ -338,7 +366,10 @@ static void write_text(const struct sg_race *r, const char *where)
     text_stack(&t, &copy_stack);
     if (t.n < sizeof t.buf)
         t.n += sg_explain_race(t.buf + t.n, sizeof t.buf - t.n, r);
-    if (sg_opt.mode == SG_MODE_REPORT)
+    if (sg_opt.mode == SG_MODE_REPORT && r->kind == SG_RACE_FREE_IN_FLIGHT)
+        tprintf(&t, "  syncguard waited for the copy before letting the memory go back to the "
+                    "driver.\n");
+    else if (sg_opt.mode == SG_MODE_REPORT)
         tprintf(&t, "  syncguard waited for the copy before letting the access through: the "
                     "program sees the copied data.\n");
     /* The SUMMARY line must survive a truncated report. */
@@ -460,7 +491,7 @@ static void write_json(const struct sg_race *r, uint64_t key, const char *where)
     sg_json_int(&j, "offset", (long long)(r->addr - r->copy.base));
     json_copy(&j, &r->copy);
     sg_json_open(&j, "access", '{');
-    sg_json_str(&j, "type", r->kind == SG_RACE_EARLY_READ ? "read" : "write");
+    sg_json_str(&j, "type", access_name(r, 0));
     json_stack(&j, &access_stack);
     sg_json_close(&j, '}');
     json_explanation(&j, r);
@@ -484,8 +515,8 @@ static void json_summary(void)
     json_process(&j);
     sg_json_int(&j, "copies_guarded", (long long)copies_guarded());
     sg_json_open(&j, "races", '{');
-    sg_json_int(&j, "early-host-read", (long long)by_kind[0]);
-    sg_json_int(&j, "early-host-write", (long long)by_kind[1]);
+    for (int k = 0; k < NKINDS; k++)
+        sg_json_int(&j, kind_names[k], (long long)by_kind[k]);
     sg_json_close(&j, '}');
     sg_json_int(&j, "reports", (long long)written);
     sg_json_int(&j, "repeats", (long long)repeats);
@@ -538,11 +569,11 @@ static void text_summary(void)
 {
     int pid = (int)getpid();
     unsigned long long guarded = (unsigned long long)copies_guarded();
-    sg_log_printf("==%d==syncguard: %lu race%s reported (%lu early-host-read, %lu "
-                  "early-host-write), %lu repeat%s not shown, %lu suppressed; %llu cop%s "
-                  "guarded\n",
-                  pid, written, written == 1 ? "" : "s", by_kind[0], by_kind[1], repeats,
-                  repeats == 1 ? "" : "s", suppressed, guarded, guarded == 1 ? "y" : "ies");
+    sg_log_printf("==%d==syncguard: %lu race%s reported (%lu %s, %lu %s, %lu %s), %lu repeat%s "
+                  "not shown, %lu suppressed; %llu cop%s guarded\n",
+                  pid, written, written == 1 ? "" : "s", by_kind[0], kind_names[0], by_kind[1],
+                  kind_names[1], by_kind[2], kind_names[2], repeats, repeats == 1 ? "" : "s",
+                  suppressed, guarded, guarded == 1 ? "y" : "ies");
     text_suppressions_used(pid);
 }
 
@@ -601,7 +632,7 @@ void sg_report_write(const struct sg_race *r)
     write_text(r, where);
     if (sg_json_enabled())
         write_json(r, key, where);
-    by_kind[r->kind == SG_RACE_EARLY_READ ? 0 : 1]++;
+    by_kind[kind_index(r->kind)]++;
     __atomic_add_fetch(&written, 1, __ATOMIC_RELAXED);
     /* The faulting thread ends the process as soon as this returns. */
     if (sg_opt.halt_on_error || sg_opt.mode == SG_MODE_ABORT)
@@ -612,7 +643,8 @@ void sg_report_after_fork_child(void)
 {
     /* The child's reports, counts and files are its own. */
     memset(seen, 0, sizeof seen);
-    written = repeats = suppressed = by_kind[0] = by_kind[1] = 0;
+    written = repeats = suppressed = 0;
+    memset(by_kind, 0, sizeof by_kind);
     summary_done = 0;
     guarded_base = sg_copies_guarded_total();
     memset(suppressed_ids, 0, sizeof suppressed_ids);

@@ -23,11 +23,13 @@ static const struct {
     { "race", SG_SUPP_RACE },
     { "early-host-read", SG_SUPP_EARLY_READ },
     { "early-host-write", SG_SUPP_EARLY_WRITE },
+    { "free-in-flight", SG_SUPP_FREE_IN_FLIGHT },
     { "access_site", SG_SUPP_ACCESS_SITE },
     { "copy_site", SG_SUPP_COPY_SITE },
 };
 
-#define KIND_LIST "race, early-host-read, early-host-write, access_site or copy_site"
+#define KIND_LIST                                                                  \
+    "race, early-host-read, early-host-write, free-in-flight, access_site or copy_site"
 
 int sg_glob_match(const char *p, const char *s)
 {
@@ -171,7 +173,10 @@ static int stacks_for(int supp_kind, int race_kind)
     case SG_SUPP_EARLY_READ:
         return race_kind == SG_RACE_EARLY_READ ? 3 : 0;
     case SG_SUPP_EARLY_WRITE:
-        return race_kind != SG_RACE_EARLY_READ ? 3 : 0;
+        return race_kind == SG_RACE_EARLY_WRITE_DST || race_kind == SG_RACE_EARLY_WRITE_SRC ? 3
+                                                                                           : 0;
+    case SG_SUPP_FREE_IN_FLIGHT:
+        return race_kind == SG_RACE_FREE_IN_FLIGHT ? 3 : 0;
     case SG_SUPP_ACCESS_SITE:
         return 1;
     case SG_SUPP_COPY_SITE:

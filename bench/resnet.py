@@ -1,6 +1,6 @@
 """ResNet-50 inference with pinned device-to-host output copies (bench/run.sh).
 
-    python3 bench/resnet.py [BATCHES [WARMUP]]     (default 50 after 5)
+    python3 bench/resnet.py [BATCHES [WARMUP]]     (default 150 after 20)
 
 torchvision resnet50(weights=None), eval, channels_last, bf16 autocast, one
 random input batch of 64x3x224x224 kept on the GPU, under torch.no_grad().
@@ -19,8 +19,8 @@ BATCH = 64
 
 
 def main():
-    batches = int(sys.argv[1]) if len(sys.argv) > 1 else 50
-    warmup = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    batches = int(sys.argv[1]) if len(sys.argv) > 1 else 150
+    warmup = int(sys.argv[2]) if len(sys.argv) > 2 else 20
     torch.manual_seed(0)
     model = torchvision.models.resnet50(weights=None)
     model = model.cuda().eval().to(memory_format=torch.channels_last)

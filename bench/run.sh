@@ -15,7 +15,7 @@
 # Env: SYNCGUARD_LIB (default src/.libs/libsyncguard.so), SYNCGUARD_LIBDIR
 # (default .carry/lib: put first on LD_LIBRARY_PATH of the preloaded runs when
 # it exists), PYTHON (python3), NVCC (nvcc on PATH, else /usr/local/cuda/bin/nvcc),
-# BENCH_REPS_MICRO (5), BENCH_REPS_PY (3), BENCH_BUDGET (seconds, default 450:
+# BENCH_REPS_MICRO (5), BENCH_REPS_PY (5), BENCH_BUDGET (seconds, default 450:
 # runs that would start later are skipped; the compute-sanitizer ResNet run
 # comes last and gets what is left, at most 240 s), SG_BENCH_PY_TARGET (1.03).
 set -u
@@ -33,7 +33,7 @@ CUDA=$(dirname "$(dirname "$NVCC")")
 CSAN=$(command -v compute-sanitizer || ls "$CUDA/bin/compute-sanitizer" \
   "$CUDA/compute-sanitizer/compute-sanitizer" 2>/dev/null | head -1)
 REPS_MICRO=${BENCH_REPS_MICRO:-5}
-REPS_PY=${BENCH_REPS_PY:-3}
+REPS_PY=${BENCH_REPS_PY:-5}
 BUDGET=${BENCH_BUDGET:-450}
 SGLP=${LD_LIBRARY_PATH:-}
 [ -d "$LIBDIR" ] && SGLP=$LIBDIR${SGLP:+:$SGLP}
@@ -143,7 +143,7 @@ for ((rep = 1; rep <= (REPS_MICRO > REPS_PY ? REPS_MICRO : REPS_PY); rep++)); do
   fi
 done
 run_one micro memcheck 1 120
-run_one resnet memcheck 1 240 60
+run_one resnet memcheck 1 120 60
 
 # ------------------------------------------------------------------- report
 SGCMD="LD_PRELOAD=$LIB${SGLP:+ LD_LIBRARY_PATH=$SGLP} SYNCGUARD_OPTIONS=mode=report|sync"
@@ -160,8 +160,8 @@ OVERRIDES=$(env | grep -E '^(SYNCGUARD_LIB|SYNCGUARD_LIBDIR|PYTHON|NVCC|BENCH_[A
   echo "- Command: \`${OVERRIDES}bash bench/run.sh\` (in \`$ROOT\`)"
   echo "- Workloads (each times itself with a monotonic clock after a warmup; start-up and CUDA init excluded):"
   echo "  - micro: \`micro\` = \`nvcc -O2 bench/micro.cu\` (runtime API, static cudart); mean µs per iteration of each case"
-  echo "  - resnet: \`$PYTHON bench/resnet.py\`: ResNet-50 (weights=None) inference, batch 64, **bf16 autocast**, channels_last, 50 batches after 5 warmup; output \`.to(\"cpu\", non_blocking=True)\` (pinned) + event record/synchronize + \`.sum()\`; ms per batch"
-  echo "  - train: \`$PYTHON bench/train.py\`: 3-conv CNN, fp32, SGD, synthetic 3x64x64 data, DataLoader(batch_size=128, num_workers=2, pin_memory=True), 150 steps after 20 warmup, \`loss.item()\` every step; ms per step"
+  echo "  - resnet: \`$PYTHON bench/resnet.py\`: ResNet-50 (weights=None) inference, batch 64, **bf16 autocast**, channels_last, 150 batches after 20 warmup; output \`.to(\"cpu\", non_blocking=True)\` (pinned) + event record/synchronize + \`.sum()\`; ms per batch"
+  echo "  - train: \`$PYTHON bench/train.py\`: 3-conv CNN, fp32, SGD, synthetic 3x64x64 data, DataLoader(batch_size=128, num_workers=2, pin_memory=True), 300 steps after 30 warmup, \`loss.item()\` every step; ms per step"
   echo "- Configurations (the program's command line follows the prefix):"
   echo "  - native: \`env -u LD_PRELOAD -u SYNCGUARD_OPTIONS -u TORCH_CUDA_SANITIZER\`"
   echo "  - syncguard: \`$SGCMD\`"

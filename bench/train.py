@@ -1,6 +1,6 @@
 """A small CNN training loop fed by a pinned-memory DataLoader (bench/run.sh).
 
-    python3 bench/train.py [STEPS [WARMUP]]     (default 150 after 20)
+    python3 bench/train.py [STEPS [WARMUP]]     (default 300 after 30)
 
 Synthetic deterministic dataset (a fixed bank of 1024 3x64x64 images with
 labels 0..9, indexed modulo), DataLoader(batch_size=128, num_workers=2,
@@ -51,8 +51,8 @@ def block(cin, cout):
 
 
 def main():
-    steps = int(sys.argv[1]) if len(sys.argv) > 1 else 150
-    warmup = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+    steps = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    warmup = int(sys.argv[2]) if len(sys.argv) > 2 else 30
     torch.manual_seed(0)
     model = nn.Sequential(*block(3, 32), nn.MaxPool2d(2), *block(32, 64),
                           nn.MaxPool2d(2), *block(64, 128),

@@ -13,10 +13,16 @@
 #define SG_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define SG_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Thread-local state of syncguard. The library is loaded at start-up
+ * (preloaded), so its TLS is static: initial-exec access is a plain load,
+ * with no __tls_get_addr call, which may allocate and is no place for a
+ * signal handler or a hot path. */
+#define SG_TLS __thread __attribute__((tls_model("initial-exec")))
+
 /* Depth of syncguard frames on this thread. While it is non-zero, calls
  * that syncguard itself makes into the driver pass through the wrappers
  * untouched, and a fault on this thread is a syncguard bug, not a race. */
-extern __thread int sg_in_syncguard;
+extern SG_TLS int sg_in_syncguard;
 
 /* A lock that is safe to take from the fault handler as long as the
  * interrupted code is not syncguard itself (checked with sg_in_syncguard):

@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <ucontext.h>
 
+/* Once, at start-up. */
+void sg_stack_init(void);
 /* The caller's stack (normal context). */
 int sg_stack_capture(uintptr_t *pcs, int max);
 /* The stack of the code interrupted by a signal (signal context). */

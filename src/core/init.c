@@ -17,6 +17,7 @@
 #include "syncguard/options.h"
 #include "syncguard/python.h"
 #include "syncguard/report.h"
+#include "syncguard/stack.h"
 #include "syncguard/suppress.h"
 
 void sg_real_init(void);
@@ -97,6 +98,7 @@ static void do_init(void)
         fprintf(stderr, "==%d==ERROR: syncguard: cannot map the copy table\n", (int)getpid());
         _exit(1);
     }
+    sg_stack_init();
     sg_python_init();
     sg_fault_install();
     pthread_atfork(before_fork, after_fork_parent, after_fork_child);

@@ -10,9 +10,9 @@
 #include "syncguard/common.h"
 
 sg_lock_t sg_model_lock = SG_LOCK_INIT;
-__thread int sg_in_syncguard;
+SG_TLS int sg_in_syncguard;
 
-static __thread long cached_tid;
+static SG_TLS long cached_tid;
 
 long sg_gettid(void)
 {

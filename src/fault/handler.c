@@ -35,8 +35,8 @@
 int sg_step_begin(uintptr_t page, ucontext_t *uc);
 void sg_forward_signal(int sig, siginfo_t *si, void *uc);
 
-static __thread uintptr_t retry_addr;
-static __thread int retry_count;
+static SG_TLS uintptr_t retry_addr;
+static SG_TLS int retry_count;
 
 static int is_write_fault(const ucontext_t *uc)
 {

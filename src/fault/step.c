@@ -23,9 +23,9 @@ void sg_forward_signal(int sig, siginfo_t *si, void *uc);
 #define TRAP_FLAG 0x100
 #define STEPS_BEFORE_SETTLING 64
 
-static __thread uintptr_t stepping_page; /* 0: not stepping */
-static __thread uintptr_t last_page;
-static __thread int steps_on_last_page;
+static SG_TLS uintptr_t stepping_page; /* 0: not stepping */
+static SG_TLS uintptr_t last_page;
+static SG_TLS int steps_on_last_page;
 
 /* With sg_model_lock held. 0 means: do not step, settle the page. */
 int sg_step_begin(uintptr_t page, ucontext_t *uc)

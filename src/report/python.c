@@ -110,7 +110,7 @@ enum { PY_UNKNOWN, PY_ABSENT, PY_READY, PY_UNSUPPORTED };
 static _Atomic int py_state = PY_UNKNOWN;
 static atomic_flag probing = ATOMIC_FLAG_INIT;
 static unsigned long long probed_adds; /* dl_iterate_phdr's count at the last probe */
-static __thread unsigned recheck_tick; /* captures while no Python was found */
+static SG_TLS unsigned recheck_tick; /* captures while no Python was found */
 
 /* Written once before py_state becomes PY_READY (release), read after. */
 static struct layout L;

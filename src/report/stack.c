@@ -8,6 +8,13 @@
 
 #include "syncguard/stack.h"
 
+/* Each thread keeps its own cache of unwind information: no lock shared
+ * between threads that enqueue copies at once. */
+void sg_stack_init(void)
+{
+    unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+}
+
 int sg_stack_capture(uintptr_t *pcs, int max)
 {
     int n = unw_backtrace((void **)pcs, max);

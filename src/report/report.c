@@ -175,6 +175,13 @@ static uint64_t race_key(const struct sg_race *r)
         for (int i = 0, used = 0; i < n[s] && used < 4; i++)
             if (!sg_self_contains(pcs[s][i]))
                 h = (h ^ pcs[s][i]) * 1099511628211ull, used++;
+    /* Python programs reach copies and reads through the same native code
+     * from many lines: the innermost Python frames tell those sites apart. */
+    const struct sg_pyframe *py[2] = { r->npy ? &r->py[0] : NULL,
+                                       r->copy.npy ? &r->copy.py[0] : NULL };
+    for (int s = 0; s < 2; s++)
+        if (py[s])
+            h = (h ^ py[s]->code ^ ((uint64_t)(unsigned)py[s]->lasti << 32)) * 1099511628211ull;
     return h ? h : 1;
 }
 
@@ -330,10 +337,23 @@ static void describe_stream(char *buf, size_t len, const struct sg_stream_info *
     }
 }
 
-/* "file:line in function" of the innermost frame shown, for SUMMARY. */
+/* The innermost Python frame that was named, if any. */
+static const struct frame *python_frame(const struct stack *st)
+{
+    for (int i = 0; i < st->n; i++)
+        if (st->f[i].python && st->f[i].known)
+            return &st->f[i];
+    return NULL;
+}
+
+/* "file:line in function" for SUMMARY: the innermost Python frame when
+ * there is one (a PyTorch user's line, not libtorch's), else the innermost
+ * native frame shown. */
 static void frame_location(char *buf, size_t len, const struct stack *st, uintptr_t fallback)
 {
-    const struct frame *f = native_count(st) > 0 ? &st->f[0] : NULL;
+    const struct frame *f = python_frame(st);
+    if (!f)
+        f = native_count(st) > 0 ? &st->f[0] : NULL;
     if (!f || !f->known) {
         snprintf(buf, len, "0x%lx", (unsigned long)(f ? f->pc : fallback));
         return;

@@ -62,6 +62,15 @@ void sg_note_event_record(CUevent e, CUstream s, int per_thread);
 void sg_note_stream_wait(CUstream s, int per_thread, CUevent e);
 /* Untracked work (a kernel, a memset) enqueued on a stream. */
 void sg_note_stream_work(CUstream s, int per_thread);
+/* Work on s that also follows everything in after (a graph launch follows
+ * the previous launch of the same graph); *then receives what waiting for
+ * it will show. */
+void sg_note_ordered_work(CUstream s, int per_thread, const struct sg_vc *after,
+                          struct sg_vc *then);
+
+/* Whether a stream is being captured into a graph: its work then does not
+ * run, and events recorded or waited for on it are graph edges only. */
+int sg_stream_is_capturing(CUstream s, int per_thread);
 
 /* Whether a pointer is host memory (pinned, or unknown to the driver). */
 int sg_is_host_pointer(CUdeviceptr p);

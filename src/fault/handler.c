@@ -35,7 +35,12 @@
 int sg_step_begin(uintptr_t page, ucontext_t *uc);
 void sg_forward_signal(int sig, siginfo_t *si, void *uc);
 
-static SG_TLS uintptr_t retry_addr;
+/* The last fault retried because no guard explained it (its page was
+ * opened between the fault and the handler taking the lock). The same
+ * instruction faulting on the same address again and again is not that:
+ * after a few tries it goes to the program's handler. Any fault handled
+ * otherwise starts the count afresh. */
+static SG_TLS uintptr_t retry_addr, retry_pc;
 static SG_TLS int retry_count;
 
 static int is_write_fault(const ucontext_t *uc)
@@ -53,6 +58,8 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
     uintptr_t page = sg_page_down(addr);
     sg_lock(&sg_model_lock);
     struct sg_copy *c = sg_copies_find(addr, is_write, &page_guarded);
+    if (c || page_guarded)
+        retry_addr = 0;
     if (c) {
         sg_resolve(c, addr, is_write, uc);
         return 1;
@@ -67,9 +74,10 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
     }
     sg_unlock(&sg_model_lock);
     /* Opened since the fault? Retry a couple of times, then give up. */
+    uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
     if (sg_pinned_touches(page, page + sg_page_size)) {
-        if (retry_addr != addr)
-            retry_addr = addr, retry_count = 0;
+        if (retry_addr != addr || retry_pc != pc)
+            retry_addr = addr, retry_pc = pc, retry_count = 0;
         if (retry_count++ < 3)
             return 1;
     }

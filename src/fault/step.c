@@ -24,17 +24,21 @@ void sg_forward_signal(int sig, siginfo_t *si, void *uc);
 #define STEPS_BEFORE_SETTLING 64
 
 static SG_TLS uintptr_t stepping_page; /* 0: not stepping */
-static SG_TLS uintptr_t last_page;
-static SG_TLS int steps_on_last_page;
+/* One instruction that keeps faulting on one page (a rep movs, one fault
+ * per iteration) is counted; any other fault starts the count again, so a
+ * program that merely touches neighbours often is never made to wait. */
+static SG_TLS uintptr_t last_page, last_pc;
+static SG_TLS int steps_in_a_row;
 
 /* With sg_model_lock held. 0 means: do not step, settle the page. */
 int sg_step_begin(uintptr_t page, ucontext_t *uc)
 {
     if (stepping_page)
         return 0; /* a second page in one instruction: settle this one */
-    if (page != last_page)
-        last_page = page, steps_on_last_page = 0;
-    if (++steps_on_last_page > STEPS_BEFORE_SETTLING)
+    uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    if (page != last_page || pc != last_pc)
+        last_page = page, last_pc = pc, steps_in_a_row = 0;
+    if (++steps_in_a_row > STEPS_BEFORE_SETTLING)
         return 0;
     if (mprotect((void *)page, sg_page_size, PROT_READ | PROT_WRITE) != 0)
         return 0;

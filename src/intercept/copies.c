@@ -10,13 +10,20 @@
 #include "syncguard/intercept.h"
 #include "syncguard/observe.h"
 
-/* After the driver accepted an async copy: guard its pinned host sides. */
+/* After the driver accepted an async copy: guard its pinned host sides. A
+ * copy with none is still work on its stream, which orders the legacy
+ * stream against blocking streams like any other. */
 static void async_copy_accepted(const char *api, CUstream s, int per_thread, uintptr_t dst,
                                 uintptr_t src, size_t n)
 {
     struct copy_call call = { .api = api, .stream = s, .per_thread = per_thread };
-    sg_copy_call_guard(&call, dst, sg_shape_linear(n), SG_GUARD_NO_ACCESS);
-    sg_copy_call_guard(&call, src, sg_shape_linear(n), SG_GUARD_READ_ONLY);
+    int guarded = 0;
+    if (sg_pinned_any()) {
+        guarded += sg_copy_call_guard(&call, dst, sg_shape_linear(n), SG_GUARD_NO_ACCESS);
+        guarded += sg_copy_call_guard(&call, src, sg_shape_linear(n), SG_GUARD_READ_ONLY);
+    }
+    if (!guarded && sg_observe_needed())
+        sg_note_stream_work(s, per_thread);
 }
 
 #define ASYNC_COPY(symbol, api, per_thread, dst_host, src_host)                      \
@@ -25,7 +32,7 @@ static void async_copy_accepted(const char *api, CUstream s, int per_thread, uin
         if (!SG_ENTER())                                                             \
             return SG_FORWARD(symbol, COPY_ARGS);                                    \
         CUresult r = SG_FORWARD(symbol, COPY_ARGS);                                  \
-        if (r == CUDA_SUCCESS && sg_pinned_any())                                    \
+        if (r == CUDA_SUCCESS)                                                       \
             async_copy_accepted(api, hStream, per_thread, dst_host, src_host, n);    \
         return r;                                                                    \
     }
@@ -51,17 +58,18 @@ ASYNC_COPY(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", 1, 0, (uintptr_t)src)
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
-/* A synchronous copy is an operation on the null stream that the call waits
- * for when its destination is host memory: its return means the stream's
- * earlier work is done. */
-#define SYNC_COPY(symbol, per_thread, dst_is_host, api)                        \
+/* A synchronous copy is an operation on the null stream; when one side is
+ * host memory its return means the stream's earlier work is done (to the
+ * host: the copy completed; from the host: the stream was synchronized
+ * before the copy started, or the copy was synchronous). */
+#define SYNC_COPY(symbol, per_thread, has_host_side, api)                          \
     SG_WRAPPER(symbol)(COPY_PARAMS)                                            \
     {                                                                          \
         if (!SG_ENTER() || !sg_observe_needed())                               \
             return SG_FORWARD(symbol, COPY_ARGS);                              \
         struct sg_vc seen = { 0 };                                             \
         struct sg_sync_site site = SG_SYNC_SITE(api, SG_SYNC_COPY, NULL);      \
-        int host = (dst_is_host);                                              \
+        int host = (has_host_side);                                              \
         if (host) {                                                            \
             sg_sync_site_stream(&site, NULL, per_thread);                      \
             sg_snapshot_sync_op(NULL, per_thread, &seen);                      \
@@ -81,7 +89,7 @@ SYNC_COPY(cuMemcpyDtoH_v2_ptds, 1, 1, "cuMemcpyDtoH")
 
 #define COPY_PARAMS CUdeviceptr dst, CUdeviceptr src, size_t n
 #define COPY_ARGS dst, src, n
-SYNC_COPY(cuMemcpy, 0, sg_is_host_pointer(dst), "cuMemcpy")
-SYNC_COPY(cuMemcpy_ptds, 1, sg_is_host_pointer(dst), "cuMemcpy")
+SYNC_COPY(cuMemcpy, 0, sg_is_host_pointer(dst) || sg_is_host_pointer(src), "cuMemcpy")
+SYNC_COPY(cuMemcpy_ptds, 1, sg_is_host_pointer(dst) || sg_is_host_pointer(src), "cuMemcpy")
 #undef COPY_PARAMS
 #undef COPY_ARGS

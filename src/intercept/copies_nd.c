@@ -156,11 +156,13 @@ BATCH_3D(cuMemcpy3DBatchAsync_v2_ptsz, 1,
          (size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, unsigned long long flags, CUstream s), n, ops,
          flags, s)
 
-/* A synchronous copy that returns only once complete: to host memory, or
- * from pinned memory. Its return shows the null stream's earlier work done. */
-static int completes_on_return(int dst_host, uintptr_t src)
+/* A synchronous copy with a host side shows, on return, that the null
+ * stream's earlier work is done: to the host it returns once complete; from
+ * pinned memory it is synchronous; from pageable memory "a stream sync is
+ * performed before the copy is initiated" (API synchronization behavior). */
+static int completes_on_return(int dst_host, uintptr_t src_host)
 {
-    return dst_host || (src && sg_pinned_lookup(src, 1, NULL));
+    return dst_host || src_host != 0;
 }
 
 #define SYNC_SHAPED(symbol, per_thread, api, PARAMS, done_expr, ...)          \
@@ -181,10 +183,10 @@ static int completes_on_return(int dst_host, uintptr_t src)
     ((p) && completes_on_return((p)->dstMemoryType == CU_MEMORYTYPE_HOST, \
                                 host_side((p)->srcMemoryType, (p)->srcHost, (p)->srcDevice)))
 
-SYNC_SHAPED(cuMemcpyHtoD_v2, 0, "cuMemcpyHtoD", (CUdeviceptr d, const void *s, size_t n),
-            completes_on_return(0, (uintptr_t)s), d, s, n)
-SYNC_SHAPED(cuMemcpyHtoD_v2_ptds, 1, "cuMemcpyHtoD", (CUdeviceptr d, const void *s, size_t n),
-            completes_on_return(0, (uintptr_t)s), d, s, n)
+SYNC_SHAPED(cuMemcpyHtoD_v2, 0, "cuMemcpyHtoD", (CUdeviceptr d, const void *s, size_t n), 1, d,
+            s, n)
+SYNC_SHAPED(cuMemcpyHtoD_v2_ptds, 1, "cuMemcpyHtoD", (CUdeviceptr d, const void *s, size_t n), 1,
+            d, s, n)
 SYNC_SHAPED(cuMemcpy2D_v2, 0, "cuMemcpy2D", (const CUDA_MEMCPY2D *p), DONE_2D(p), p)
 SYNC_SHAPED(cuMemcpy2D_v2_ptds, 1, "cuMemcpy2D", (const CUDA_MEMCPY2D *p), DONE_2D(p), p)
 SYNC_SHAPED(cuMemcpy3D_v2, 0, "cuMemcpy3D", (const CUDA_MEMCPY3D *p), DONE_2D(p), p)

@@ -27,11 +27,11 @@ static void track(struct copy_call *call, uintptr_t host, struct sg_shape shape,
     sg_copy_track(&rq, call->site.pcs, call->site.npcs);
 }
 
-void sg_copy_call_guard(struct copy_call *call, uintptr_t host, struct sg_shape shape, int guard)
+int sg_copy_call_guard(struct copy_call *call, uintptr_t host, struct sg_shape shape, int guard)
 {
     size_t extent = sg_shape_extent(&shape);
     if (!host || !extent || !sg_pinned_lookup(host, extent, NULL))
-        return;
+        return 0;
     capture(call);
     size_t rows = shape.height * shape.depth;
     /* Rows far apart leave whole pages between them that need no guard:
@@ -41,7 +41,8 @@ void sg_copy_call_guard(struct copy_call *call, uintptr_t host, struct sg_shape 
             for (size_t y = 0; y < shape.height; y++)
                 track(call, host + (z * shape.slice_rows + y) * shape.pitch,
                       sg_shape_linear(shape.width), guard);
-        return;
+        return 1;
     }
     track(call, host, shape, guard);
+    return 1;
 }

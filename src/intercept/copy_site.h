@@ -21,8 +21,9 @@ struct copy_call {
     int captured; /* site filled */
 };
 
-/* Guards one host range (of any shape) of the call's copy, if pinned. */
-void sg_copy_call_guard(struct copy_call *call, uintptr_t host, struct sg_shape shape, int guard);
+/* Guards one host range (of any shape) of the call's copy, if pinned;
+ * returns 1 if it was handed to the model. */
+int sg_copy_call_guard(struct copy_call *call, uintptr_t host, struct sg_shape shape, int guard);
 /* Guards the host sides of a 3D copy description (copies_nd.c). */
 void sg_copy_call_guard_3d(struct copy_call *call, const CUDA_MEMCPY3D *p);
 

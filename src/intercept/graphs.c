@@ -15,6 +15,10 @@
 
 #define MAX_DEPTH 8
 
+/* cuda.h maps this name to cuGraphInstantiateWithFlags; the older ABIs
+ * wrapped here carry the name itself. */
+#undef cuGraphInstantiate
+
 struct graph_copies {
     CUgraphExec exec;
     UT_hash_handle hh;
@@ -24,6 +28,16 @@ struct graph_copies {
 
 static struct graph_copies *execs;
 static sg_lock_t graphs_lock = SG_LOCK_INIT;
+
+/* Launches of one executable graph run one after the other, whatever the
+ * streams: each launch follows what the previous one stood for. */
+struct graph_order {
+    CUgraphExec exec;
+    UT_hash_handle hh;
+    struct sg_vc last;
+};
+
+static struct graph_order *orders;
 
 static int has_host_side(const CUDA_MEMCPY3D *p)
 {
@@ -73,13 +87,43 @@ static void collect(struct graph_copies *g, CUgraph graph, int depth)
 static void forget(CUgraphExec exec)
 {
     struct graph_copies *g;
+    struct graph_order *o;
     sg_lock(&graphs_lock);
     HASH_FIND_PTR(execs, &exec, g);
     if (g)
         HASH_DEL(execs, g);
+    HASH_FIND_PTR(orders, &exec, o);
+    if (o)
+        HASH_DEL(orders, o);
     sg_unlock(&graphs_lock);
     if (g)
         free(g->copies), free(g);
+    if (o)
+        sg_vc_free(&o->last), free(o);
+}
+
+/* The launch as stream work, after the previous launch of the graph. */
+static void order_launch(CUgraphExec exec, CUstream s, int per_thread)
+{
+    struct sg_vc after = { 0 }, then = { 0 };
+    struct graph_order *o;
+    sg_lock(&graphs_lock);
+    HASH_FIND_PTR(orders, &exec, o);
+    if (o)
+        sg_vc_copy(&after, &o->last);
+    sg_unlock(&graphs_lock);
+    sg_note_ordered_work(s, per_thread, &after, &then);
+    sg_vc_free(&after);
+    sg_lock(&graphs_lock);
+    HASH_FIND_PTR(orders, &exec, o);
+    if (!o && (o = calloc(1, sizeof *o)) != NULL) {
+        o->exec = exec;
+        HASH_ADD_PTR(orders, exec, o);
+    }
+    if (o)
+        sg_vc_join(&o->last, &then);
+    sg_unlock(&graphs_lock);
+    sg_vc_free(&then);
 }
 
 static void instantiated(CUgraphExec exec, CUgraph graph)
@@ -106,6 +150,20 @@ SG_WRAPPER(cuGraphInstantiateWithFlags)(CUgraphExec *pe, CUgraph graph, unsigned
         instantiated(*pe, graph);
     return r;
 }
+
+/* The CUDA 10 and 11.0-11.3 ABI: an error node and a log buffer. */
+#define INSTANTIATE_WITH_LOG(symbol)                                                   \
+    SG_WRAPPER(symbol)(CUgraphExec * pe, CUgraph graph, CUgraphNode * err, char *log, \
+                       size_t loglen)                                                  \
+    {                                                                                  \
+        CUresult r = SG_FORWARD(symbol, pe, graph, err, log, loglen);                  \
+        if (r == CUDA_SUCCESS && SG_ENTER())                                           \
+            instantiated(*pe, graph);                                                  \
+        return r;                                                                      \
+    }
+
+INSTANTIATE_WITH_LOG(cuGraphInstantiate)
+INSTANTIATE_WITH_LOG(cuGraphInstantiate_v2)
 
 #define INSTANTIATE_WITH_PARAMS(symbol)                                                   \
     SG_WRAPPER(symbol)(CUgraphExec *pe, CUgraph graph, CUDA_GRAPH_INSTANTIATE_PARAMS *ip) \
@@ -153,10 +211,11 @@ static void launched(CUgraphExec exec, CUstream s, int per_thread)
         CUresult r = SG_FORWARD(symbol, exec, s);                 \
         if (r != CUDA_SUCCESS || !SG_ENTER())                     \
             return r;                                             \
-        if (sg_observe_needed())                                  \
-            sg_note_stream_work(s, per_thread);                   \
-        if (execs && sg_pinned_any())                             \
+        int guards = execs && sg_pinned_any();                    \
+        if (guards)                                               \
             launched(exec, s, per_thread);                        \
+        if (guards || sg_observe_needed())                        \
+            order_launch(exec, s, per_thread);                    \
         return r;                                                 \
     }
 

@@ -20,20 +20,10 @@ struct trampoline {
     struct sg_sync_site site;
 };
 
-static int capturing(CUstream s, int per_thread)
-{
-    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
-    const struct sg_driver *d = sg_driver();
-    if (s == NULL)
-        s = per_thread ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
-    return d->cuStreamIsCapturing && d->cuStreamIsCapturing(s, &st) == CUDA_SUCCESS &&
-           st != CU_STREAM_CAPTURE_STATUS_NONE;
-}
-
 /* The function is about to be enqueued: what its start will show. */
 static struct trampoline *prepare(CUstream s, int per_thread, const char *api)
 {
-    if (!SG_ENTER() || !sg_observe_needed() || capturing(s, per_thread))
+    if (!SG_ENTER() || !sg_observe_needed() || sg_stream_is_capturing(s, per_thread))
         return NULL;
     struct trampoline *t = calloc(1, sizeof *t);
     if (!t)

@@ -49,7 +49,9 @@ static void access_msg(const struct msghdr *m, int is_write)
 static void *real_read, *real_write, *real_pread, *real_pwrite, *real_readv, *real_writev,
     *real_preadv, *real_pwritev, *real_recv, *real_recvfrom, *real_recvmsg, *real_send,
     *real_sendto, *real_sendmsg, *real_fread, *real_fwrite, *real_fread_unlocked,
-    *real_fwrite_unlocked;
+    *real_fwrite_unlocked, *real_pread64, *real_pwrite64, *real_preadv64, *real_pwritev64,
+    *real_preadv2, *real_pwritev2, *real_preadv64v2, *real_pwritev64v2, *real_recvmmsg,
+    *real_sendmmsg;
 
 SG_EXPORT ssize_t read(int fd, void *buf, size_t n)
 {
@@ -160,3 +162,76 @@ SG_EXPORT size_t fwrite_unlocked(const void *buf, size_t size, size_t n, FILE *f
     sg_access_range((uintptr_t)buf, size * n, 0);
     return REAL(fwrite_unlocked)(buf, size, n, f);
 }
+
+/* Programs built with _FILE_OFFSET_BITS=64 (CPython, most distribution
+ * packages) call the 64-bit names, which are distinct symbols. */
+SG_EXPORT ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
+{
+    sg_access_range((uintptr_t)buf, n, 1);
+    return REAL(pread64)(fd, buf, n, off);
+}
+
+SG_EXPORT ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)
+{
+    sg_access_range((uintptr_t)buf, n, 0);
+    return REAL(pwrite64)(fd, buf, n, off);
+}
+
+SG_EXPORT ssize_t preadv64(int fd, const struct iovec *iov, int n, off64_t off)
+{
+    access_iov(iov, n, 1);
+    return REAL(preadv64)(fd, iov, n, off);
+}
+
+SG_EXPORT ssize_t pwritev64(int fd, const struct iovec *iov, int n, off64_t off)
+{
+    access_iov(iov, n, 0);
+    return REAL(pwritev64)(fd, iov, n, off);
+}
+
+#ifdef HAVE_PREADV2
+SG_EXPORT ssize_t preadv2(int fd, const struct iovec *iov, int n, off_t off, int flags)
+{
+    access_iov(iov, n, 1);
+    return REAL(preadv2)(fd, iov, n, off, flags);
+}
+
+SG_EXPORT ssize_t preadv64v2(int fd, const struct iovec *iov, int n, off64_t off, int flags)
+{
+    access_iov(iov, n, 1);
+    return REAL(preadv64v2)(fd, iov, n, off, flags);
+}
+#endif
+
+#ifdef HAVE_PWRITEV2
+SG_EXPORT ssize_t pwritev2(int fd, const struct iovec *iov, int n, off_t off, int flags)
+{
+    access_iov(iov, n, 0);
+    return REAL(pwritev2)(fd, iov, n, off, flags);
+}
+
+SG_EXPORT ssize_t pwritev64v2(int fd, const struct iovec *iov, int n, off64_t off, int flags)
+{
+    access_iov(iov, n, 0);
+    return REAL(pwritev64v2)(fd, iov, n, off, flags);
+}
+#endif
+
+#ifdef HAVE_RECVMMSG
+SG_EXPORT int recvmmsg(int fd, struct mmsghdr *v, unsigned int n, int flags,
+                       struct timespec *timeout)
+{
+    for (unsigned int i = 0; v && i < n; i++)
+        access_msg(&v[i].msg_hdr, 1);
+    return REAL(recvmmsg)(fd, v, n, flags, timeout);
+}
+#endif
+
+#ifdef HAVE_SENDMMSG
+SG_EXPORT int sendmmsg(int fd, struct mmsghdr *v, unsigned int n, int flags)
+{
+    for (unsigned int i = 0; v && i < n; i++)
+        access_msg(&v[i].msg_hdr, 0);
+    return REAL(sendmmsg)(fd, v, n, flags);
+}
+#endif

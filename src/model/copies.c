@@ -146,16 +146,6 @@ void sg_copies_release_covered(const struct sg_vc *vc)
     }
 }
 
-/* Stream captures record copies into a graph instead of running them. */
-static int stream_is_capturing(CUstream h)
-{
-    const struct sg_driver *d = sg_driver();
-    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
-    if (!d->cuStreamIsCapturing || d->cuStreamIsCapturing(h, &st) != CUDA_SUCCESS)
-        return 0;
-    return st != CU_STREAM_CAPTURE_STATUS_NONE;
-}
-
 static CUstream driver_handle(CUstream h, int per_thread)
 {
     if (h == NULL)
@@ -193,7 +183,8 @@ void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int n
 {
     static int said_full, said_mprotect;
     CUstream h = driver_handle(rq->stream, rq->per_thread);
-    if (sg_shape_extent(&rq->shape) == 0 || stream_is_capturing(h))
+    /* Stream captures record copies into a graph instead of running them. */
+    if (sg_shape_extent(&rq->shape) == 0 || sg_stream_is_capturing(rq->stream, rq->per_thread))
         return;
     sg_reporter_ensure_started();
 

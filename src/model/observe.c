@@ -116,8 +116,20 @@ void sg_observe_if(int ok, struct sg_vc *vc, struct sg_sync_site *site)
     sg_vc_free(vc);
 }
 
+int sg_stream_is_capturing(CUstream s, int per_thread)
+{
+    const struct sg_driver *d = sg_driver();
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (s == NULL)
+        s = per_thread ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
+    return d->cuStreamIsCapturing && d->cuStreamIsCapturing(s, &st) == CUDA_SUCCESS &&
+           st != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
 void sg_note_event_record(CUevent e, CUstream s, int per_thread)
 {
+    if (sg_stream_is_capturing(s, per_thread))
+        return;
     struct sg_vc vc = { 0 };
     sg_lock(&sg_model_lock);
     struct sg_stream *st = sg_stream_get(s, per_thread);
@@ -135,8 +147,21 @@ void sg_note_stream_work(CUstream s, int per_thread)
     sg_unlock(&sg_model_lock);
 }
 
+void sg_note_ordered_work(CUstream s, int per_thread, const struct sg_vc *after,
+                          struct sg_vc *then)
+{
+    sg_lock(&sg_model_lock);
+    struct sg_stream *st = sg_stream_get(s, per_thread);
+    sg_stream_wait_vc(st, after);
+    sg_stream_enqueue(st);
+    sg_stream_snapshot(st, then);
+    sg_unlock(&sg_model_lock);
+}
+
 void sg_note_stream_wait(CUstream s, int per_thread, CUevent e)
 {
+    if (sg_stream_is_capturing(s, per_thread))
+        return;
     struct sg_vc vc = { 0 };
     sg_lock(&sg_model_lock);
     sg_event_snapshot(e, &vc);

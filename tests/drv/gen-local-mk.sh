@@ -10,5 +10,5 @@ cd "$(dirname "$0")" || exit 1
     for f in *.c; do printf ' \\\n\tdrv/%s' "${f%.c}"; done
     printf '\nDRV_SOURCES ='
     for f in *.c; do printf ' \\\n\tdrv/%s' "$f"; done
-    printf '\ncheck_PROGRAMS += $(DRV_TESTBINS)\nTESTS += $(DRV_SOURCES)\nEXTRA_DIST += drv/gen-local-mk.sh\n'
+    printf '\ncheck_PROGRAMS += $(DRV_TESTBINS)\nTESTS += $(DRV_SOURCES)\nEXTRA_DIST += drv/gen-local-mk.sh $(DRV_SOURCES)\n'
 } >local.mk

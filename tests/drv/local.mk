@@ -27,18 +27,98 @@ DRV_TESTBINS = \
 	drv/free_while_pending \
 	drv/h2d_source_read_ok \
 	drv/h2d_source_write_race \
+	drv/m_batch3d_race \
+	drv/m_batch_v12080_ok \
+	drv/m_batch_v12080_race \
+	drv/m_batch_v13000_ok \
+	drv/m_batch_v13000_race \
+	drv/m_callback_ok \
+	drv/m_capture_fork_race \
+	drv/m_capture_launch_race \
+	drv/m_capture_launch_sync_ok \
+	drv/m_capture_read_ok \
+	drv/m_copy2d_gap_ok \
+	drv/m_copy2d_row_race \
+	drv/m_copy3d_gap_ok \
+	drv/m_copy3d_race \
+	drv/m_ctx_destroy_ok \
+	drv/m_ctx_destroy_other_race \
+	drv/m_ctx_sync_ok \
+	drv/m_ctx_sync_other_ctx_race \
+	drv/m_devices_sync_ok \
+	drv/m_devices_sync_other_race \
+	drv/m_event_after_copy_ok \
+	drv/m_event_before_copy_race \
+	drv/m_event_cross_ctx_wait_ok \
+	drv/m_event_never_recorded_race \
+	drv/m_event_query_notready_race \
+	drv/m_event_query_ok \
+	drv/m_event_record_flags_ok \
+	drv/m_event_rerecord_race \
+	drv/m_free_after_sync_ok \
+	drv/m_free_in_flight_race \
+	drv/m_graph_child_race \
+	drv/m_graph_h2d_write_race \
+	drv/m_graph_hostfn_ok \
+	drv/m_graph_instantiate_v11_race \
+	drv/m_graph_memcpy_node_ok \
+	drv/m_graph_memcpy_node_race \
+	drv/m_graph_relaunch_ok \
+	drv/m_hostfn_ok \
+	drv/m_hostfn_other_stream_race \
+	drv/m_legacy_event_blocking_ok \
+	drv/m_legacy_event_nonblocking_race \
+	drv/m_legacy_then_blocking_memset16_ok \
+	drv/m_legacy_then_blocking_ok \
+	drv/m_legacy_then_blocking_writevalue_ok \
+	drv/m_legacy_then_nonblocking_race \
+	drv/m_peer_copy_ok \
+	drv/m_ptds_legacy_ok \
+	drv/m_ptds_null_ptsz_ok \
+	drv/m_ptds_null_ptsz_race \
+	drv/m_ptds_other_thread_race \
+	drv/m_ptds_sync_ok \
+	drv/m_stream_query_notready_race \
+	drv/m_stream_query_poll_ok \
+	drv/m_stream_sync_ok \
+	drv/m_stream_sync_other_race \
+	drv/m_sync_copy_legacy_ok \
+	drv/m_sync_copy_nonblocking_race \
+	drv/m_sync_htod_pageable_ok \
+	drv/m_sync_htod_pinned_ok \
+	drv/m_unregister_in_flight_race \
+	drv/m_wait_event_before_copy_race \
+	drv/m_wait_event_chain_ok \
+	drv/m_wait_event_ok \
 	drv/options_bad_key \
 	drv/options_bad_value \
 	drv/procaddr_per_thread \
 	drv/procaddr_per_thread_sync \
 	drv/procaddr_runtime_style \
 	drv/procaddr_runtime_style_sync \
+	drv/robust_accerr_default \
 	drv/robust_bulk_read_race \
 	drv/robust_bulk_read_race_late \
 	drv/robust_bulk_read_shared_page \
+	drv/robust_fork_after_report \
+	drv/robust_fork_child \
+	drv/robust_fwrite \
 	drv/robust_h2d_pinned_read_then_write \
+	drv/robust_mprotect_fails \
+	drv/robust_null_deref \
+	drv/robust_program_mprotect_kept \
+	drv/robust_signal_chain \
+	drv/robust_signal_sigtrap \
 	drv/robust_small_buffers_gated \
-	drv/robust_small_buffers_packed
+	drv/robust_small_buffers_packed \
+	drv/robust_syscall_lfs \
+	drv/robust_syscall_neighbour \
+	drv/robust_syscall_neighbour_gated \
+	drv/robust_syscall_read \
+	drv/robust_syscall_write \
+	drv/robust_table_full \
+	drv/robust_threads_same_page \
+	drv/robust_threads_stress
 DRV_SOURCES = \
 	drv/d2h_abort_mode.c \
 	drv/d2h_async_read_race.c \
@@ -65,18 +145,98 @@ DRV_SOURCES = \
 	drv/free_while_pending.c \
 	drv/h2d_source_read_ok.c \
 	drv/h2d_source_write_race.c \
+	drv/m_batch3d_race.c \
+	drv/m_batch_v12080_ok.c \
+	drv/m_batch_v12080_race.c \
+	drv/m_batch_v13000_ok.c \
+	drv/m_batch_v13000_race.c \
+	drv/m_callback_ok.c \
+	drv/m_capture_fork_race.c \
+	drv/m_capture_launch_race.c \
+	drv/m_capture_launch_sync_ok.c \
+	drv/m_capture_read_ok.c \
+	drv/m_copy2d_gap_ok.c \
+	drv/m_copy2d_row_race.c \
+	drv/m_copy3d_gap_ok.c \
+	drv/m_copy3d_race.c \
+	drv/m_ctx_destroy_ok.c \
+	drv/m_ctx_destroy_other_race.c \
+	drv/m_ctx_sync_ok.c \
+	drv/m_ctx_sync_other_ctx_race.c \
+	drv/m_devices_sync_ok.c \
+	drv/m_devices_sync_other_race.c \
+	drv/m_event_after_copy_ok.c \
+	drv/m_event_before_copy_race.c \
+	drv/m_event_cross_ctx_wait_ok.c \
+	drv/m_event_never_recorded_race.c \
+	drv/m_event_query_notready_race.c \
+	drv/m_event_query_ok.c \
+	drv/m_event_record_flags_ok.c \
+	drv/m_event_rerecord_race.c \
+	drv/m_free_after_sync_ok.c \
+	drv/m_free_in_flight_race.c \
+	drv/m_graph_child_race.c \
+	drv/m_graph_h2d_write_race.c \
+	drv/m_graph_hostfn_ok.c \
+	drv/m_graph_instantiate_v11_race.c \
+	drv/m_graph_memcpy_node_ok.c \
+	drv/m_graph_memcpy_node_race.c \
+	drv/m_graph_relaunch_ok.c \
+	drv/m_hostfn_ok.c \
+	drv/m_hostfn_other_stream_race.c \
+	drv/m_legacy_event_blocking_ok.c \
+	drv/m_legacy_event_nonblocking_race.c \
+	drv/m_legacy_then_blocking_memset16_ok.c \
+	drv/m_legacy_then_blocking_ok.c \
+	drv/m_legacy_then_blocking_writevalue_ok.c \
+	drv/m_legacy_then_nonblocking_race.c \
+	drv/m_peer_copy_ok.c \
+	drv/m_ptds_legacy_ok.c \
+	drv/m_ptds_null_ptsz_ok.c \
+	drv/m_ptds_null_ptsz_race.c \
+	drv/m_ptds_other_thread_race.c \
+	drv/m_ptds_sync_ok.c \
+	drv/m_stream_query_notready_race.c \
+	drv/m_stream_query_poll_ok.c \
+	drv/m_stream_sync_ok.c \
+	drv/m_stream_sync_other_race.c \
+	drv/m_sync_copy_legacy_ok.c \
+	drv/m_sync_copy_nonblocking_race.c \
+	drv/m_sync_htod_pageable_ok.c \
+	drv/m_sync_htod_pinned_ok.c \
+	drv/m_unregister_in_flight_race.c \
+	drv/m_wait_event_before_copy_race.c \
+	drv/m_wait_event_chain_ok.c \
+	drv/m_wait_event_ok.c \
 	drv/options_bad_key.c \
 	drv/options_bad_value.c \
 	drv/procaddr_per_thread.c \
 	drv/procaddr_per_thread_sync.c \
 	drv/procaddr_runtime_style.c \
 	drv/procaddr_runtime_style_sync.c \
+	drv/robust_accerr_default.c \
 	drv/robust_bulk_read_race.c \
 	drv/robust_bulk_read_race_late.c \
 	drv/robust_bulk_read_shared_page.c \
+	drv/robust_fork_after_report.c \
+	drv/robust_fork_child.c \
+	drv/robust_fwrite.c \
 	drv/robust_h2d_pinned_read_then_write.c \
+	drv/robust_mprotect_fails.c \
+	drv/robust_null_deref.c \
+	drv/robust_program_mprotect_kept.c \
+	drv/robust_signal_chain.c \
+	drv/robust_signal_sigtrap.c \
 	drv/robust_small_buffers_gated.c \
-	drv/robust_small_buffers_packed.c
+	drv/robust_small_buffers_packed.c \
+	drv/robust_syscall_lfs.c \
+	drv/robust_syscall_neighbour.c \
+	drv/robust_syscall_neighbour_gated.c \
+	drv/robust_syscall_read.c \
+	drv/robust_syscall_write.c \
+	drv/robust_table_full.c \
+	drv/robust_threads_same_page.c \
+	drv/robust_threads_stress.c
 check_PROGRAMS += $(DRV_TESTBINS)
 TESTS += $(DRV_SOURCES)
-EXTRA_DIST += drv/gen-local-mk.sh
+EXTRA_DIST += drv/gen-local-mk.sh $(DRV_SOURCES)

@@ -374,6 +374,8 @@ static CUresult ctx_synchronize(CUcontext ctx)
     emu_lock();
     CUcontext c = NULL;
     CUresult r = ctx_or_current(ctx, &c);
+    if (r == CUDA_SUCCESS)
+        r = emu_capture_check_ctx_sync(c);
     if (r == CUDA_SUCCESS) {
         emu_deps d = { 0 };
         emu_ctx_capture(c, &d);

@@ -78,11 +78,14 @@ static void copy_destroy(emu_op *op)
     free(((copy_op *)op)->staging);
 }
 
-static const emu_op_class copy_class = { .run = copy_run, .destroy = copy_destroy };
+/* Graph templates never stage, so a clone shares nothing. */
+static const emu_op_class copy_class = {
+    .node_type = CU_GRAPH_NODE_TYPE_MEMCPY,
+    .run = copy_run,
+    .destroy = copy_destroy,
+};
 
 /* ---- classification and rules --------------------------------------------- */
-
-typedef enum { RUN_ASYNC, RUN_STAGED, RUN_WAIT } copy_policy;
 
 static size_t extent(const emu_side *s, const emu_copy *c)
 {
@@ -100,24 +103,24 @@ static CUresult classify(emu_side *s, const emu_copy *c)
     return CUDA_SUCCESS;
 }
 
-static copy_policy choose_policy(const emu_copy *c)
+static emu_copy_policy choose_policy(const emu_copy *c)
 {
     bool sh = is_host(c->src.where), dh = is_host(c->dst.where);
     if (!c->async)
-        return sh || dh ? RUN_WAIT : RUN_ASYNC;  /* only device to device skips the wait */
+        return sh || dh ? EMU_COPY_WAIT : EMU_COPY_ASYNC;   /* only device to device skips the wait */
     if (sh && dh)
-        return RUN_WAIT;                        /* host to host: fully synchronous */
+        return EMU_COPY_WAIT;                   /* host to host: fully synchronous */
     if (c->dst.where == EMU_PAGEABLE)
-        return RUN_WAIT;                        /* to pageable: returns once complete */
+        return EMU_COPY_WAIT;                   /* to pageable: returns once complete */
     if (c->src.where == EMU_PAGEABLE)
-        return RUN_STAGED;                      /* from pageable: staged, then async */
-    return RUN_ASYNC;
+        return EMU_COPY_STAGED;                 /* from pageable: staged, then async */
+    return EMU_COPY_ASYNC;
 }
 
 /* Copies the pageable source into emulator memory on the calling thread,
  * the way a driver's CPU staging copy reads the program's buffer, and
  * makes the copy read from there. */
-static void *stage_source(emu_copy *c)
+void *emu_copy_stage(emu_copy *c)
 {
     char *buf = emu_xmalloc(c->width * c->height * c->depth);
     char *p = buf;
@@ -148,26 +151,35 @@ static void add_peer_deps(const emu_copy *c, CUstream s, emu_deps *deps)
     emu_ctx_capture(c->peer_ctx[1], deps);
 }
 
-/* Lock held: everything that can fail before anything is enqueued. */
-static CUresult validate(emu_copy *c, copy_policy *policy)
+static bool is_empty(const emu_copy *c)
+{
+    return !c->width || !c->height || !c->depth;
+}
+
+CUresult emu_copy_check(emu_copy *c, emu_copy_policy *policy)
 {
     CUstream s;
     CUresult r = emu_stream_get(c->stream, c->null_means, &s);
     if (r == CUDA_SUCCESS)
         r = check_peers(c);
-    if (r == CUDA_SUCCESS && c->width && c->height && c->depth) {
+    if (r == CUDA_SUCCESS && !is_empty(c)) {
         if ((r = classify(&c->src, c)) == CUDA_SUCCESS)
             r = classify(&c->dst, c);
     }
     if (r == CUDA_SUCCESS)
-        *policy = choose_policy(c);
+        r = emu_capture_check_enqueue(s);
+    if (r == CUDA_SUCCESS)
+        *policy = is_empty(c) ? EMU_COPY_ASYNC : choose_policy(c);
+    /* A graph node cannot stage or make the host wait at every launch. */
+    if (r == CUDA_SUCCESS && *policy != EMU_COPY_ASYNC && emu_capturing(s))
+        r = emu_capture_fail(s, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
     return r;
 }
 
-/* Lock held: enqueues the copy (the stream is looked up again since the
- * lock may have been dropped for staging) and waits if the rules say so. */
-static CUresult enqueue_copy(emu_copy *c, void *staging, copy_policy policy)
+CUresult emu_copy_enqueue(const emu_copy *c, void *staging, uint64_t *seq)
 {
+    /* The stream is looked up again: the lock may have been dropped for
+     * staging. */
     CUstream s;
     CUresult r = emu_stream_get(c->stream, c->null_means, &s);
     if (r != CUDA_SUCCESS) {
@@ -178,28 +190,76 @@ static CUresult enqueue_copy(emu_copy *c, void *staging, copy_policy policy)
     op->c = *c;
     op->staging = staging;
     add_peer_deps(c, s, &op->op.deps);
-    uint64_t seq = emu_enqueue(s, &op->op);
-    if (policy == RUN_WAIT)
-        emu_host_wait_op(s, seq);
-    return CUDA_SUCCESS;
+    return emu_submit(s, &op->op, seq);
 }
 
 CUresult emu_copy_submit(emu_copy *c)
 {
     emu_lock();
-    copy_policy policy = RUN_ASYNC;
-    CUresult r = validate(c, &policy);
-    bool empty = !c->width || !c->height || !c->depth;
+    emu_copy_policy policy = EMU_COPY_ASYNC;
+    CUresult r = emu_copy_check(c, &policy);
     void *staging = NULL;
-    if (r == CUDA_SUCCESS && !empty && policy == RUN_STAGED) {
+    if (r == CUDA_SUCCESS && !is_empty(c) && policy == EMU_COPY_STAGED) {
         /* Never hold the lock while touching program memory: a fault there
          * may run a handler that calls back into the driver. */
         emu_unlock();
-        staging = stage_source(c);
+        staging = emu_copy_stage(c);
         emu_lock();
     }
-    if (r == CUDA_SUCCESS && !empty)
-        r = enqueue_copy(c, staging, policy);
+    uint64_t seq = 0;
+    if (r == CUDA_SUCCESS && !is_empty(c))
+        r = emu_copy_enqueue(c, staging, &seq);
+    if (r == CUDA_SUCCESS && policy == EMU_COPY_WAIT && seq) {
+        CUstream s;
+        if (emu_stream_get(c->stream, c->null_means, &s) == CUDA_SUCCESS)
+            emu_host_wait_op(s, seq);
+    }
     emu_unlock();
     return r;
+}
+
+/* ---- graph nodes ---------------------------------------------------------- */
+
+CUresult emu_copy_node_op(emu_copy *c, emu_op **out)
+{
+    CUresult r = is_empty(c) ? CUDA_ERROR_INVALID_VALUE : classify(&c->src, c);
+    if (r == CUDA_SUCCESS)
+        r = classify(&c->dst, c);
+    if (r == CUDA_SUCCESS && (c->src.where == EMU_PAGEABLE || c->dst.where == EMU_PAGEABLE))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r != CUDA_SUCCESS)
+        return r;
+    copy_op *op = emu_op_new(&copy_class, sizeof *op);
+    op->c = *c;
+    *out = &op->op;
+    return CUDA_SUCCESS;
+}
+
+static CUmemorytype memory_type(emu_side_type t)
+{
+    return t == EMU_SIDE_HOST ? CU_MEMORYTYPE_HOST : t == EMU_SIDE_DEVICE ? CU_MEMORYTYPE_DEVICE
+                                                                          : CU_MEMORYTYPE_UNIFIED;
+}
+
+void emu_copy_op_params(const emu_op *op, CUDA_MEMCPY3D *p)
+{
+    const emu_copy *c = &((const copy_op *)op)->c;
+    *p = (CUDA_MEMCPY3D){ 0 };
+    p->srcMemoryType = memory_type(c->src.type);
+    if (c->src.type == EMU_SIDE_HOST)
+        p->srcHost = (const void *)c->src.addr;
+    else
+        p->srcDevice = (CUdeviceptr)c->src.addr;
+    p->srcPitch = c->src.pitch;
+    p->srcHeight = c->src.pitch ? c->src.slice / c->src.pitch : c->height;
+    p->dstMemoryType = memory_type(c->dst.type);
+    if (c->dst.type == EMU_SIDE_HOST)
+        p->dstHost = (void *)c->dst.addr;
+    else
+        p->dstDevice = (CUdeviceptr)c->dst.addr;
+    p->dstPitch = c->dst.pitch;
+    p->dstHeight = c->dst.pitch ? c->dst.slice / c->dst.pitch : c->height;
+    p->WidthInBytes = c->width;
+    p->Height = c->height;
+    p->Depth = c->depth;
 }

@@ -33,6 +33,34 @@ typedef struct emu_copy {
  * "API synchronization behavior" rules say the call is synchronous. */
 CUresult emu_copy_submit(emu_copy *c);
 
+/* emu_copy_submit in steps, for calls that submit several copies at once
+ * (batches): check all, stage the sources that need it (without the lock),
+ * enqueue all, wait if any says so. */
+typedef enum {
+    EMU_COPY_ASYNC,             /* enqueue and return */
+    EMU_COPY_STAGED,            /* read the source now, then enqueue and return */
+    EMU_COPY_WAIT,              /* enqueue and wait for it */
+} emu_copy_policy;
+/* Lock held: the stream, the contexts of a peer copy, both sides; picks
+ * the policy.  A stream capture records only copies that need neither
+ * staging nor waiting (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED otherwise). */
+CUresult emu_copy_check(emu_copy *c, emu_copy_policy *policy);
+/* Without the lock: copies the source into an emulator buffer, returned,
+ * and makes c read from there. */
+void *emu_copy_stage(emu_copy *c);
+/* Lock held: submits the copy to its stream (or capture), owning staging;
+ * *seq as emu_submit gives it. */
+CUresult emu_copy_enqueue(const emu_copy *c, void *staging, uint64_t *seq);
+
+/* A 3D copy description as cuMemcpy3D* and memcpy nodes take it. */
+CUresult emu_copy_from_3d(const CUDA_MEMCPY3D *p, emu_copy *c);
+/* Lock held: a memcpy node's template operation; both sides must be device
+ * or page-locked memory. */
+CUresult emu_copy_node_op(emu_copy *c, emu_op **out);
+/* The parameters of a copy operation, as cuGraphMemcpyNodeGetParams gives
+ * them. */
+void emu_copy_op_params(const emu_op *op, CUDA_MEMCPY3D *p);
+
 /* A plain 1D copy of n bytes. */
 emu_copy emu_copy_1d(uintptr_t dst, emu_side_type dst_type, uintptr_t src, emu_side_type src_type, size_t n);
 

@@ -56,19 +56,28 @@ static CUresult copy_2d(const CUDA_MEMCPY2D *p, bool async, CUstream stream, emu
     return r == CUDA_SUCCESS ? emu_copy_submit(&c) : r;
 }
 
-static CUresult copy_3d(const CUDA_MEMCPY3D *p, bool async, CUstream stream, emu_null_stream null_means)
+CUresult emu_copy_from_3d(const CUDA_MEMCPY3D *p, emu_copy *c)
 {
     if (!p || p->srcLOD || p->dstLOD || p->reserved0 || p->reserved1)
         return CUDA_ERROR_INVALID_VALUE;
-    emu_copy c = { .width = p->WidthInBytes, .height = p->Height, .depth = p->Depth,
-                   .async = async, .stream = stream, .null_means = null_means };
-    CUresult r = make_side(&c.src, p->srcMemoryType, p->srcHost, p->srcDevice, p->srcXInBytes, p->srcY,
+    *c = (emu_copy){ .width = p->WidthInBytes, .height = p->Height, .depth = p->Depth };
+    CUresult r = make_side(&c->src, p->srcMemoryType, p->srcHost, p->srcDevice, p->srcXInBytes, p->srcY,
                            p->srcZ, p->srcPitch, p->srcHeight);
     if (r == CUDA_SUCCESS)
-        r = make_side(&c.dst, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstXInBytes, p->dstY,
+        r = make_side(&c->dst, p->dstMemoryType, p->dstHost, p->dstDevice, p->dstXInBytes, p->dstY,
                       p->dstZ, p->dstPitch, p->dstHeight);
-    if (r == CUDA_SUCCESS && !shape_ok(&c, p->srcHeight, p->dstHeight))
+    if (r == CUDA_SUCCESS && !shape_ok(c, p->srcHeight, p->dstHeight))
         r = CUDA_ERROR_INVALID_VALUE;
+    return r;
+}
+
+static CUresult copy_3d(const CUDA_MEMCPY3D *p, bool async, CUstream stream, emu_null_stream null_means)
+{
+    emu_copy c;
+    CUresult r = emu_copy_from_3d(p, &c);
+    c.async = async;
+    c.stream = stream;
+    c.null_means = null_means;
     return r == CUDA_SUCCESS ? emu_copy_submit(&c) : r;
 }
 

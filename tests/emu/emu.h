@@ -81,6 +81,8 @@ typedef struct emu_deps {
 /* What an operation does; each family (copies, events, host functions,
  * memory operations) defines its own class. */
 typedef struct emu_op_class {
+    /* The graph node a stream capture turns such an operation into. */
+    CUgraphNodeType node_type;
     /* Extra start condition polled with the lock held (wait-value); NULL if
      * the operation can start as soon as its dependencies are done. */
     bool (*ready)(emu_op *op);
@@ -90,10 +92,18 @@ typedef struct emu_op_class {
     void (*retire)(emu_op *op);
     /* Releases what the operation owns, lock held. */
     void (*destroy)(emu_op *op);
+    /* Lock held, right after emu_enqueue gave op its stream and sequence
+     * number and before any worker can see it (an event record captures
+     * its stream here, an event wait takes its dependencies). */
+    void (*enqueued)(emu_op *op);
+    /* Lock held: op was just made by emu_op_clone; take references to
+     * what it shares with the original. */
+    void (*copied)(emu_op *op);
 } emu_op_class;
 
 struct emu_op {
     const emu_op_class *cls;
+    size_t size;                /* of the whole operation, for emu_op_clone */
     emu_op *next;
     CUstream stream;
     uint64_t seq;
@@ -105,8 +115,12 @@ struct emu_op {
 void *emu_op_new(const emu_op_class *cls, size_t size);
 /* Frees an operation that was never enqueued (lock held). */
 void emu_op_discard(emu_op *op);
+/* A fresh, unqueued copy of an operation that was never enqueued (a graph
+ * node's template): same parameters, no dependencies (lock held). */
+emu_op *emu_op_clone(const emu_op *op);
 /* Appends op to stream s (lock held), adding the implicit dependencies of
- * the legacy default stream, and returns its sequence number. */
+ * the legacy default stream, and returns its sequence number.  API entry
+ * points go through emu_submit (capture.c), which knows about captures. */
 uint64_t emu_enqueue(CUstream s, emu_op *op);
 
 void emu_deps_add(emu_deps *d, CUstream s, uint64_t seq);
@@ -124,6 +138,12 @@ void emu_host_wait_op(CUstream s, uint64_t seq);
 /* Stores every registered release value (lock held); called by
  * emu_host_wait just before a host thread blocks. */
 void emu_fire_host_wait_releases(void);
+
+/* A set of graph nodes (dependencies, a capture's frontier). */
+typedef struct emu_nodes {
+    CUgraphNode *v;
+    size_t n, cap;
+} emu_nodes;
 
 /* ---- context.c --------------------------------------------------------- */
 
@@ -165,6 +185,8 @@ struct CUstream_st {
     bool worker;            /* its worker thread is running */
     bool dying;             /* destroyed: finish the queue, then go away */
     CUstream next;          /* in ctx->streams */
+    struct emu_capture *capture;    /* the capture sequence it takes part in, or NULL */
+    emu_nodes capture_tail;         /* while capturing: what its next node depends on */
 };
 
 /* How the _ptsz/_ptds and the plain ABI read the NULL stream handle. */
@@ -239,5 +261,94 @@ void emu_dma_write(uintptr_t host_dst, const void *src, size_t n);
  * address: emulator device memory directly, host memory through DMA. */
 uint64_t emu_dev_load(uintptr_t addr, size_t size, bool host);
 void emu_dev_store(uintptr_t addr, uint64_t value, size_t size, bool host);
+
+/* ---- graph.c: graphs and their nodes ----------------------------------- */
+
+void emu_nodes_add(emu_nodes *s, CUgraphNode node);   /* no duplicates */
+void emu_nodes_copy(emu_nodes *dst, const emu_nodes *src);
+void emu_nodes_clear(emu_nodes *s);
+
+/* A node: what a launch does there is its template operation (cloned and
+ * enqueued at each launch) or its embedded child graph; empty nodes have
+ * neither.  Nodes can only depend on nodes added before them, so a graph's
+ * node order is a topological order. */
+struct CUgraphNode_st {
+    CUgraph graph;
+    CUgraphNodeType type;
+    emu_op *tmpl;
+    CUgraph child;              /* CU_GRAPH_NODE_TYPE_GRAPH: owned */
+    emu_nodes deps;
+};
+
+struct CUgraph_st {
+    CUgraphNode *nodes;
+    size_t n, cap;
+    CUgraphNode parent;         /* the child-graph node embedding it, or NULL */
+    bool capturing;             /* a capture sequence is building it */
+};
+
+CUgraph emu_graph_new(CUgraphNode parent);
+/* Frees g, its nodes and their child graphs (lock held). */
+void emu_graph_free(CUgraph g);
+/* A deep copy: cloned templates, cloned child graphs (lock held). */
+CUgraph emu_graph_clone(CUgraph g, CUgraphNode parent);
+CUresult emu_graph_check(CUgraph g);
+CUresult emu_node_check(CUgraphNode node);
+/* Adds a node depending on deps (lock held), taking ownership of tmpl and
+ * child, which are freed on failure. */
+CUresult emu_graph_add(CUgraph g, const CUgraphNode *deps, size_t ndeps, CUgraphNodeType type,
+                       emu_op *tmpl, CUgraph child, CUgraphNode *out);
+/* Whether `node` is one of `set` or something they depend on, transitively. */
+bool emu_nodes_reach(const emu_nodes *set, CUgraphNode node);
+
+/* ---- capture.c: stream capture ----------------------------------------- */
+
+typedef struct emu_capture emu_capture;
+
+/* Where API calls hand their work (lock held): appended to the queue of s
+ * (*seq its sequence number), or, while s takes part in a capture sequence,
+ * added to the capture's graph as a node (*seq = 0: nothing to wait for).
+ * Fails with CUDA_ERROR_STREAM_CAPTURE_IMPLICIT for the legacy stream while
+ * a blocking stream of its context captures, and with
+ * CUDA_ERROR_STREAM_CAPTURE_INVALIDATED on an invalidated capture; on
+ * failure op is discarded. */
+CUresult emu_submit(CUstream s, emu_op *op, uint64_t *seq);
+/* The checks of emu_submit alone, for callers that must know before they
+ * build an operation (lock held). */
+CUresult emu_capture_check_enqueue(CUstream s);
+bool emu_capturing(CUstream s);
+/* Invalidates the capture s takes part in (after an operation that stream
+ * capture does not allow); returns `err` for the caller's convenience. */
+CUresult emu_capture_fail(CUstream s, CUresult err);
+/* Host synchronisation with (or a query of) s: not allowed while s, or,
+ * for the legacy stream, a blocking stream of its context, captures. */
+CUresult emu_capture_check_sync(CUstream s);
+/* ... and with a whole context while any of its streams captures. */
+CUresult emu_capture_check_ctx_sync(CUcontext c);
+void emu_capture_invalidate(emu_capture *cap);
+
+/* Events and captures: recording on a capturing stream remembers the
+ * capture and its frontier; waiting on such an event joins it. */
+emu_capture *emu_capture_of(CUstream s);
+void emu_capture_frontier(CUstream s, emu_nodes *out);
+void emu_capture_ref(emu_capture *cap);
+void emu_capture_unref(emu_capture *cap);
+bool emu_capture_active(const emu_capture *cap);
+/* s waits for `nodes` of capture `cap` (s joins it if it is not capturing). */
+CUresult emu_capture_join(CUstream s, emu_capture *cap, const emu_nodes *nodes);
+/* Adds a node to the graph s is capturing into, after the stream's
+ * frontier, and makes it the frontier (lock held); takes ownership of
+ * tmpl and child. */
+CUresult emu_capture_add(CUstream s, CUgraphNodeType type, emu_op *tmpl, CUgraph child);
+
+/* ---- per-family node templates (copy.c, memset.c, hostfn.c, event.c) -- */
+
+CUresult emu_memset_node_op(const CUDA_MEMSET_NODE_PARAMS *p, emu_op **out);
+void emu_memset_op_params(const emu_op *op, CUDA_MEMSET_NODE_PARAMS *p);
+emu_op *emu_host_node_op(CUhostFn fn, void *data);
+void emu_host_op_params(const emu_op *op, CUDA_HOST_NODE_PARAMS *p);
+/* Event record and event wait operations, as graph nodes have them. */
+CUresult emu_event_node_op(CUevent ev, bool record, emu_op **out);
+CUevent emu_event_op_event(const emu_op *op);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* How often a blocked wait-value operation looks at its flag again. */
 #define EMU_POLL_NS 200000L
@@ -18,6 +19,7 @@ void *emu_op_new(const emu_op_class *cls, size_t size)
 {
     emu_op *op = emu_xcalloc(1, size);
     op->cls = cls;
+    op->size = size;
     return op;
 }
 
@@ -32,6 +34,19 @@ static void op_free(emu_op *op)
 void emu_op_discard(emu_op *op)
 {
     op_free(op);
+}
+
+emu_op *emu_op_clone(const emu_op *op)
+{
+    emu_op *c = emu_xmalloc(op->size);
+    memcpy(c, op, op->size);
+    c->next = NULL;
+    c->stream = NULL;
+    c->seq = 0;
+    c->deps = (emu_deps){ 0 };
+    if (c->cls->copied)
+        c->cls->copied(c);
+    return c;
 }
 
 /* ---- dependencies -------------------------------------------------------- */
@@ -180,6 +195,8 @@ uint64_t emu_enqueue(CUstream s, emu_op *op)
     else
         s->head = op;
     s->tail = op;
+    if (op->cls->enqueued)
+        op->cls->enqueued(op);
     if (!s->worker)
         start_worker(s);
     emu_broadcast();

@@ -1,6 +1,7 @@
 /* hostfn.c - host functions and stream callbacks: user code run by the
  * stream's worker once the work before it completed, blocking the work
- * after it until it returns. */
+ * after it until it returns.  A stream capture records host functions as
+ * host nodes; callbacks are "not supported with cuStreamBeginCapture". */
 #include "emu.h"
 
 typedef struct host_op {
@@ -20,20 +21,23 @@ static void host_run(emu_op *op)
         h->callback(h->handle, CUDA_SUCCESS, h->data);
 }
 
-static const emu_op_class host_class = { .run = host_run };
+static const emu_op_class host_class = { .node_type = CU_GRAPH_NODE_TYPE_HOST, .run = host_run };
 
 static CUresult enqueue_host(CUstream hs, emu_null_stream null_means, const host_op *proto)
 {
     emu_lock();
     CUstream s;
     CUresult r = emu_stream_get(hs, null_means, &s);
+    if (r == CUDA_SUCCESS && proto->callback && emu_capturing(s))
+        r = emu_capture_fail(s, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
     if (r == CUDA_SUCCESS) {
         host_op *op = emu_op_new(&host_class, sizeof *op);
         op->fn = proto->fn;
         op->callback = proto->callback;
         op->handle = hs;
         op->data = proto->data;
-        emu_enqueue(s, &op->op);
+        uint64_t seq;
+        r = emu_submit(s, &op->op, &seq);
     }
     emu_unlock();
     return r;
@@ -74,4 +78,20 @@ CUresult CUDAAPI cuStreamAddCallback_ptsz(CUstream hStream, CUstreamCallback cal
                                           unsigned int flags)
 {
     return add_callback(hStream, callback, userData, flags, EMU_NULL_PER_THREAD);
+}
+
+/* ---- host nodes ---------------------------------------------------------- */
+
+emu_op *emu_host_node_op(CUhostFn fn, void *data)
+{
+    host_op *op = emu_op_new(&host_class, sizeof *op);
+    op->fn = fn;
+    op->data = data;
+    return &op->op;
+}
+
+void emu_host_op_params(const emu_op *op, CUDA_HOST_NODE_PARAMS *p)
+{
+    const host_op *h = (const host_op *)op;
+    *p = (CUDA_HOST_NODE_PARAMS){ .fn = h->fn, .userData = h->data };
 }

@@ -26,7 +26,12 @@ emu_libcuda_la_SOURCES = \
 	emu/copy.c \
 	emu/copy_api.c \
 	emu/copy3d.c \
+	emu/batch.c \
 	emu/memset.c \
+	emu/capture.c \
+	emu/graph.c \
+	emu/graph_node.c \
+	emu/graph_exec.c \
 	emu/errors.c \
 	emu/procaddr.c \
 	emu/proctable.c
@@ -60,7 +65,11 @@ SGEMU_TESTS = \
 	emu/t-context \
 	emu/t-memory \
 	emu/t-ptds \
-	emu/t-stream-destroy
+	emu/t-stream-destroy \
+	emu/t-capture \
+	emu/t-graph \
+	emu/t-batch \
+	emu/t-devices
 check_PROGRAMS += $(SGEMU_TESTS)
 TESTS += $(SGEMU_TESTS)
 noinst_HEADERS += emu/t-util.h
@@ -97,3 +106,11 @@ emu_t_ptds_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
 emu_t_ptds_LDADD = $(SGEMU_TEST_LDADD)
 emu_t_stream_destroy_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
 emu_t_stream_destroy_LDADD = $(SGEMU_TEST_LDADD)
+emu_t_capture_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
+emu_t_capture_LDADD = $(SGEMU_TEST_LDADD)
+emu_t_graph_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
+emu_t_graph_LDADD = $(SGEMU_TEST_LDADD) -ldl
+emu_t_batch_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
+emu_t_batch_LDADD = $(SGEMU_TEST_LDADD) -ldl
+emu_t_devices_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
+emu_t_devices_LDADD = $(SGEMU_TEST_LDADD)

@@ -44,8 +44,9 @@ static void write_run(emu_op *op)
     emu_dev_store(v->addr, v->value, v->size, v->host);
 }
 
-static const emu_op_class wait_value_class = { .ready = wait_ready };
-static const emu_op_class write_value_class = { .run = write_run };
+/* A stream capture records them as batch memory operation nodes. */
+static const emu_op_class wait_value_class = { .node_type = CU_GRAPH_NODE_TYPE_BATCH_MEM_OP, .ready = wait_ready };
+static const emu_op_class write_value_class = { .node_type = CU_GRAPH_NODE_TYPE_BATCH_MEM_OP, .run = write_run };
 
 /* The word must be aligned device memory or page-locked host memory. */
 static CUresult locate_word(uintptr_t addr, size_t size, bool *host)
@@ -75,7 +76,8 @@ static CUresult enqueue_value_op(CUstream hs, emu_null_stream null_means, const 
         op->size = size;
         op->host = host;
         op->cond = cond;
-        emu_enqueue(s, &op->op);
+        uint64_t seq;
+        r = emu_submit(s, &op->op, &seq);
     }
     emu_unlock();
     return r;

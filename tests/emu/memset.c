@@ -15,9 +15,10 @@ typedef struct memset_op {
     emu_op op;
     uintptr_t dst;
     bool host;                  /* page-locked host memory: write by DMA */
-    size_t count;               /* elements */
+    size_t count;               /* elements per row */
     size_t elem;                /* 1, 2 or 4 bytes */
     uint32_t value;
+    size_t rows, pitch;         /* memset nodes may be 2D; API calls: one row */
 } memset_op;
 
 static void fill(void *dst, size_t count, size_t elem, uint32_t value)
@@ -34,11 +35,10 @@ static void fill(void *dst, size_t count, size_t elem, uint32_t value)
     }
 }
 
-static void memset_run(emu_op *op)
+static void fill_row(const memset_op *m, uintptr_t dst)
 {
-    memset_op *m = (memset_op *)op;
     if (!m->host) {
-        fill((void *)m->dst, m->count, m->elem, m->value);
+        fill((void *)dst, m->count, m->elem, m->value);
         return;
     }
     uint32_t chunk[EMU_FILL_CHUNK / 4];
@@ -46,11 +46,18 @@ static void memset_run(emu_op *op)
     fill(chunk, per_chunk, m->elem, m->value);
     for (size_t done = 0; done < m->count; done += per_chunk) {
         size_t k = m->count - done < per_chunk ? m->count - done : per_chunk;
-        emu_dma_write(m->dst + done * m->elem, chunk, k * m->elem);
+        emu_dma_write(dst + done * m->elem, chunk, k * m->elem);
     }
 }
 
-static const emu_op_class memset_class = { .run = memset_run };
+static void memset_run(emu_op *op)
+{
+    memset_op *m = (memset_op *)op;
+    for (size_t y = 0; y < m->rows; y++)
+        fill_row(m, m->dst + y * m->pitch);
+}
+
+static const emu_op_class memset_class = { .node_type = CU_GRAPH_NODE_TYPE_MEMSET, .run = memset_run };
 
 static CUresult check_target(uintptr_t dst, size_t bytes, size_t elem, bool *host)
 {
@@ -72,6 +79,10 @@ static CUresult memset_submit(CUdeviceptr dst, uint32_t value, size_t elem, size
     CUresult r = emu_stream_get(hs, null_means, &s);
     if (r == CUDA_SUCCESS && n)
         r = check_target((uintptr_t)dst, n * elem, elem, &host);
+    /* A synchronous memset of page-locked memory makes the host wait,
+     * which a graph node cannot do. */
+    if (r == CUDA_SUCCESS && n && !async && host && emu_capturing(s))
+        r = emu_capture_fail(s, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
     if (r == CUDA_SUCCESS && n) {
         memset_op *op = emu_op_new(&memset_class, sizeof *op);
         op->dst = (uintptr_t)dst;
@@ -79,12 +90,49 @@ static CUresult memset_submit(CUdeviceptr dst, uint32_t value, size_t elem, size
         op->count = n;
         op->elem = elem;
         op->value = value;
-        uint64_t seq = emu_enqueue(s, &op->op);
-        if (!async && host)
+        op->rows = 1;
+        op->pitch = n * elem;
+        uint64_t seq = 0;
+        r = emu_submit(s, &op->op, &seq);
+        if (r == CUDA_SUCCESS && !async && host && seq)
             emu_host_wait_op(s, seq);
     }
     emu_unlock();
     return r;
+}
+
+/* ---- memset nodes -------------------------------------------------------- */
+
+CUresult emu_memset_node_op(const CUDA_MEMSET_NODE_PARAMS *p, emu_op **out)
+{
+    if (!p || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) || !p->width || !p->height)
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t row = p->width * p->elementSize;
+    if (p->height > 1 && p->pitch < row)
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t pitch = p->height > 1 ? p->pitch : row;
+    bool host = false;
+    CUresult r = check_target((uintptr_t)p->dst, (p->height - 1) * pitch + row, p->elementSize, &host);
+    if (r != CUDA_SUCCESS)
+        return r;
+    memset_op *op = emu_op_new(&memset_class, sizeof *op);
+    op->dst = (uintptr_t)p->dst;
+    op->host = host;
+    op->count = p->width;
+    op->elem = p->elementSize;
+    op->value = p->value;
+    op->rows = p->height;
+    op->pitch = pitch;
+    *out = &op->op;
+    return CUDA_SUCCESS;
+}
+
+void emu_memset_op_params(const emu_op *op, CUDA_MEMSET_NODE_PARAMS *p)
+{
+    const memset_op *m = (const memset_op *)op;
+    *p = (CUDA_MEMSET_NODE_PARAMS){ .dst = (CUdeviceptr)m->dst, .pitch = m->pitch, .value = m->value,
+                                    .elementSize = (unsigned int)m->elem, .width = m->count,
+                                    .height = m->rows };
 }
 
 CUresult CUDAAPI cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N)

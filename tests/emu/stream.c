@@ -231,6 +231,8 @@ static CUresult stream_synchronize(CUstream h, emu_null_stream null_means)
     emu_lock();
     CUstream s;
     CUresult r = emu_stream_get(h, null_means, &s);
+    if (r == CUDA_SUCCESS)
+        r = emu_capture_check_sync(s);
     if (r == CUDA_SUCCESS) {
         emu_deps d = { 0 };
         emu_stream_capture(s, &d);
@@ -256,6 +258,8 @@ static CUresult stream_query(CUstream h, emu_null_stream null_means)
     emu_lock();
     CUstream s;
     CUresult r = emu_stream_get(h, null_means, &s);
+    if (r == CUDA_SUCCESS)
+        r = emu_capture_check_sync(s);
     if (r == CUDA_SUCCESS) {
         emu_deps d = { 0 };
         emu_stream_capture(s, &d);

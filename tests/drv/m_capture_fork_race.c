@@ -1,0 +1,79 @@
+/* m_capture_fork_race: stream capture.  A real copy is in flight on stream
+ * S when S starts capturing; inside the capture an event recorded on S
+ * forks stream T into the capture and T is joined back.  Those records and
+ * waits are graph edges, not stream order: T never waited for S's copy, so
+ * synchronizing T after the capture says nothing about it: a race.  Twin:
+ * m_wait_event_ok.
+ *
+ * SG-EXPECT: early-host-read
+ * SG-GREP: ^SUMMARY: syncguard: early-host-read .*m_capture_fork_race
+ */
+#include <cuda.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sgtest.h"
+
+#define WORDS 4096u                     /* 16 KiB, four pages */
+#define BYTES (WORDS * sizeof(uint32_t))
+#define OLD 0x0badf00du                 /* the host buffer before the copy */
+#define NEW 0x5eed1234u                 /* what the copy delivers */
+
+static unsigned count_wrong(const volatile uint32_t *h, unsigned n, uint32_t want)
+{
+    unsigned wrong = 0;
+    for (unsigned i = 0; i < n; i++)
+        wrong += h[i] != want;
+    return wrong;
+}
+
+/* Device memory holding NEW and a pinned host buffer holding OLD, in the
+ * current context, with no work pending. */
+static void buffers(CUdeviceptr *dev, uint32_t **host)
+{
+    SGT_CHECK(cuMemAlloc(dev, BYTES));
+    SGT_CHECK(cuMemsetD32(*dev, NEW, WORDS));
+    SGT_CHECK(cuCtxSynchronize());
+    SGT_CHECK(cuMemAllocHost((void **)host, BYTES));
+    for (unsigned i = 0; i < WORDS; i++)
+        (*host)[i] = OLD;
+}
+
+static int verdict(unsigned wrong, const char *when)
+{
+    printf("%s: %u of %u words wrong\n", when, wrong, WORDS);
+    if (wrong) {
+        printf("check: MISMATCH the read did not see the copied data\n");
+        return 1;
+    }
+    printf("check: ok\n");
+    return 0;
+}
+
+int main(void)
+{
+    sgt_watchdog(60);
+    sgt_init();
+    CUdeviceptr dev;
+    uint32_t *host;
+    buffers(&dev, &host);
+    CUstream s;
+    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUstream t;
+    CUevent fork, join;
+    SGT_CHECK(cuStreamCreate(&t, CU_STREAM_NON_BLOCKING));
+    SGT_CHECK(cuEventCreate(&fork, CU_EVENT_DISABLE_TIMING));
+    SGT_CHECK(cuEventCreate(&join, CU_EVENT_DISABLE_TIMING));
+    sgt_hold *hold = sgt_hold_stream(s);
+    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, s));  /* real, in flight */
+    CUgraph g;
+    SGT_CHECK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    SGT_CHECK(cuEventRecord(fork, s));
+    SGT_CHECK(cuStreamWaitEvent(t, fork, 0));           /* T joins the capture */
+    SGT_CHECK(cuEventRecord(join, t));
+    SGT_CHECK(cuStreamWaitEvent(s, join, 0));           /* and is joined back */
+    SGT_CHECK(cuStreamEndCapture(s, &g));
+    SGT_CHECK(cuStreamSynchronize(t));                  /* T has no work at all */
+    sgt_release_when_host_waits(hold);
+    return verdict(count_wrong(host, WORDS, NEW), "after cuStreamSynchronize(T) following the capture");
+}

@@ -1,0 +1,52 @@
+/* robust_accerr_default: a program that installs no SIGSEGV handler and
+ * reads a PROT_NONE page it mapped itself (si_code SEGV_ACCERR, the kind of
+ * fault syncguard handles for guarded pages) dies of SIGSEGV, exactly as
+ * without syncguard (the shell sees exit status 139), even with a guarded
+ * copy in flight: syncguard must see that the page is not its own and hand
+ * the fault to the default action.  Core dumps are switched off first.
+ *
+ * SG-EXPECT: silent
+ * SG-EXIT: 139
+ * SG-NO-CHECK
+ */
+#include <cuda.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "sgtest.h"
+
+#define BYTES 8192u
+
+int main(void)
+{
+    sgt_watchdog(60);
+    struct rlimit no_core = { 0, 0 };
+    setrlimit(RLIMIT_CORE, &no_core);
+    sgt_init();
+    CUstream s;
+    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUdeviceptr dev;
+    SGT_CHECK(cuMemAlloc(&dev, BYTES));
+    SGT_CHECK(cuMemsetD8(dev, 1, BYTES));
+    SGT_CHECK(cuCtxSynchronize());
+    unsigned char *host;
+    SGT_CHECK(cuMemAllocHost((void **)&host, BYTES));
+    memset(host, 0, BYTES);
+    sgt_hold_stream(s);                 /* never released: the copy stays in flight */
+    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, s));
+    volatile int *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_NONE,
+                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        perror("mmap");
+        return 2;
+    }
+
+    printf("reading a PROT_NONE page\n");
+    fflush(stdout);
+    int v = *p;
+    printf("still alive after reading a PROT_NONE page (read %d)\n", v);
+    return 0;
+}

@@ -1,0 +1,122 @@
+/* robust_signal_sigtrap: syncguard single-steps neighbour accesses of a
+ * guarded page with the trap flag, so it keeps a SIGTRAP handler first; a
+ * program that installs its own SIGTRAP handler after start-up must see
+ * exactly its own traps.
+ *   1. sigaction(SIGTRAP, th) returns SIG_DFL as the old action.
+ *   2. Neighbour reads and writes of a page with a copy in flight (bytes
+ *      that are not the copy's, single-stepped by syncguard): th is NOT
+ *      called, no report, the values are the host's.
+ *   3. raise(SIGTRAP): th IS called (si_code SI_TKILL); an int3: th IS
+ *      called (si_code SI_KERNEL), and execution continues after it.
+ *   4. sigaction(SIGTRAP, NULL, &old) returns th.
+ *   5. After cuStreamSynchronize the copy's bytes are the copied data.
+ * The copy waits behind a hold on its stream, released when the host first
+ * blocks in the driver.
+ *
+ * SG-EXPECT: silent
+ */
+#include <cuda.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sgtest.h"
+
+#define COPIED 256u
+#define ACCESSES 40u                    /* few: every one is single-stepped */
+#define OLD 0x11
+#define NEW 0xc3
+
+static volatile sig_atomic_t th_calls, th_code;
+
+static void th(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig, (void)uc;
+    th_calls++;
+    th_code = si->si_code;
+}
+
+static unsigned failures;
+#define EXPECT(cond)                                                       \
+    do {                                                                   \
+        if (!(cond)) {                                                     \
+            printf("FAIL: %s:%d: %s\n", __FILE__, __LINE__, #cond);        \
+            failures++;                                                    \
+        }                                                                  \
+    } while (0)
+
+int main(void)
+{
+    sgt_watchdog(60);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    sgt_init();
+    CUstream s;
+    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUdeviceptr dev;
+    SGT_CHECK(cuMemAlloc(&dev, COPIED));
+    SGT_CHECK(cuMemsetD8(dev, NEW, COPIED));
+    SGT_CHECK(cuCtxSynchronize());
+    unsigned char *host;
+    SGT_CHECK(cuMemAllocHost((void **)&host, page));
+    memset(host, OLD, page);
+
+    /* 1 */
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = th;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    EXPECT(sigaction(SIGTRAP, &sa, &old) == 0);
+    EXPECT(old.sa_handler == SIG_DFL);
+
+    /* 2 */
+    sgt_hold *hold = sgt_hold_stream(s);
+    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, COPIED, s));
+    sgt_release_when_host_waits(hold);
+    EXPECT(cuStreamQuery(s) == CUDA_ERROR_NOT_READY);
+    volatile unsigned char *v = host;
+    unsigned wrong = 0;
+    for (unsigned i = 0; i < ACCESSES; i++) {
+        size_t at = COPIED + 64 * i;
+        wrong += v[at] != OLD;
+        v[at + 1] = (unsigned char)i;
+    }
+    EXPECT(wrong == 0);
+    EXPECT(th_calls == 0);
+    printf("neighbour accesses during the copy: %u wrong, SIGTRAP handler called %d times\n",
+           wrong, (int)th_calls);
+
+    /* 3 */
+    raise(SIGTRAP);
+    EXPECT(th_calls == 1);
+    EXPECT(th_code == SI_TKILL);
+    __asm__ volatile("int3");
+    EXPECT(th_calls == 2);
+    EXPECT(th_code == SI_KERNEL);
+    printf("raise and int3: SIGTRAP handler called %d times (last si_code %d)\n", (int)th_calls,
+           (int)th_code);
+
+    /* 4 */
+    memset(&old, 0, sizeof old);
+    EXPECT(sigaction(SIGTRAP, NULL, &old) == 0);
+    EXPECT((void *)old.sa_sigaction == (void *)th);
+
+    /* 5 */
+    SGT_CHECK(cuStreamSynchronize(s));
+    unsigned bad = 0;
+    for (unsigned i = 0; i < COPIED; i++)
+        bad += host[i] != NEW;
+    for (unsigned i = 0; i < ACCESSES; i++)
+        bad += host[COPIED + 64 * i + 1] != (unsigned char)i;
+    EXPECT(bad == 0);
+    SGT_CHECK(cuMemFreeHost(host));
+    SGT_CHECK(cuMemFree(dev));
+    SGT_CHECK(cuStreamDestroy(s));
+    if (failures) {
+        printf("check: MISMATCH (%u failed)\n", failures);
+        return 1;
+    }
+    printf("check: ok\n");
+    return 0;
+}

@@ -1,0 +1,117 @@
+/* robust_small_buffers_packed: 32 small pinned buffers packed in one page
+ * (one page-aligned page registered with cuMemHostRegister and carved into
+ * 32 buffers of 128 bytes, as a small-object allocator does).  Async copies
+ * fill the 16 even buffers; while they are in flight the host reads and
+ * writes the 16 odd buffers heavily (100000 read-modify-writes).  Those
+ * bytes belong to no copy: no report, every value right (the odd buffers
+ * hold exactly what the host wrote, the even ones the copied data after
+ * cuStreamSynchronize), and the loop finishes in bounded time (< 20 s;
+ * syncguard single-steps neighbour accesses, about 20 us each, or settles
+ * the page).
+ *
+ * The copies wait behind a hold on their stream, released when the host
+ * first blocks in the driver, so they are certainly in flight when the loop
+ * starts.
+ *
+ * SG-EXPECT: silent
+ */
+#include <cuda.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sgtest.h"
+
+#define NBUF 32u
+#define BUF_BYTES 128u
+#define BUF_WORDS (BUF_BYTES / sizeof(uint32_t))
+#define ACCESSES 100000u
+#define MAX_SECONDS 20.0
+
+static uint32_t old_value(unsigned k) { return 0x01000000u | k; }
+static uint32_t new_value(unsigned k) { return 0xa0000000u | k; }
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int main(void)
+{
+    sgt_watchdog(60);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (page < NBUF * BUF_BYTES) {
+        fprintf(stderr, "page too small\n");
+        return 2;
+    }
+    sgt_init();
+    CUstream s;
+    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUdeviceptr dev;
+    SGT_CHECK(cuMemAlloc(&dev, NBUF * BUF_BYTES));
+    for (unsigned k = 0; k < NBUF; k++)
+        SGT_CHECK(cuMemsetD32(dev + k * BUF_BYTES, new_value(k), BUF_WORDS));
+    SGT_CHECK(cuCtxSynchronize());      /* only the copies below are pending */
+
+    unsigned char *arena;
+    if (posix_memalign((void **)&arena, page, page) != 0) {
+        perror("posix_memalign");
+        return 2;
+    }
+    volatile uint32_t *buf[NBUF];
+    for (unsigned k = 0; k < NBUF; k++) {
+        buf[k] = (volatile uint32_t *)(arena + k * BUF_BYTES);
+        for (unsigned j = 0; j < BUF_WORDS; j++)
+            buf[k][j] = old_value(k);
+    }
+    SGT_CHECK(cuMemHostRegister(arena, page, 0));
+
+    sgt_hold *hold = sgt_hold_stream(s);
+    for (unsigned k = 0; k < NBUF; k += 2)
+        SGT_CHECK(cuMemcpyDtoHAsync((void *)buf[k], dev + k * BUF_BYTES, BUF_BYTES, s));
+    sgt_release_when_host_waits(hold);
+    CUresult q = cuStreamQuery(s);      /* NOT_READY: held */
+
+    /* No race: the odd buffers are the host's alone. */
+    double t0 = now();
+    for (unsigned i = 0; i < ACCESSES; i++) {
+        unsigned k = 1 + 2 * (i % (NBUF / 2)), j = (i / (NBUF / 2)) % BUF_WORDS;
+        buf[k][j] = buf[k][j] + 1;
+    }
+    double elapsed = now() - t0;
+
+    SGT_CHECK(cuStreamSynchronize(s));
+    unsigned wrong_copied = 0, wrong_host = 0;
+    uint32_t per_word = ACCESSES / (NBUF / 2 * BUF_WORDS);
+    for (unsigned k = 0; k < NBUF; k++)
+        for (unsigned j = 0; j < BUF_WORDS; j++) {
+            if (k % 2 == 0)
+                wrong_copied += buf[k][j] != new_value(k);
+            else {
+                /* Word j of odd buffer k was incremented once per pass over
+                 * all odd words, plus once more for the early words of the
+                 * last partial pass. */
+                unsigned idx = j * (NBUF / 2) + (k - 1) / 2;
+                uint32_t n = per_word + (idx < ACCESSES % (NBUF / 2 * BUF_WORDS));
+                wrong_host += buf[k][j] != old_value(k) + n;
+            }
+        }
+    printf("copies in flight at the start: %s; %u host read-modify-writes in %.3f s\n",
+           q == CUDA_ERROR_NOT_READY ? "yes" : "no", ACCESSES, elapsed);
+    printf("after cuStreamSynchronize: %u copied words wrong, %u host words wrong\n",
+           wrong_copied, wrong_host);
+    SGT_CHECK(cuMemHostUnregister(arena));
+    free(arena);
+    SGT_CHECK(cuMemFree(dev));
+    SGT_CHECK(cuStreamDestroy(s));
+    if (q != CUDA_ERROR_NOT_READY || wrong_copied || wrong_host || elapsed > MAX_SECONDS) {
+        printf("check: MISMATCH\n");
+        return 1;
+    }
+    printf("check: ok\n");
+    return 0;
+}

@@ -1,0 +1,79 @@
+/* robust_syscall_neighbour_gated: as robust_syscall_neighbour, a read(2)
+ * into bytes of a guarded page that are not the copy's, but the copy cannot
+ * complete until the host has done that read: its stream waits
+ * (cuStreamWaitValue32) on a flag the host sets only afterwards (a
+ * producer filling its half of a pinned page, then signalling the GPU).
+ * Without syncguard the program runs to the end.  The read touches no byte
+ * of the copy, so syncguard must neither report it nor make it wait for the
+ * copy (which would wait forever): no report, no hang (20 s watchdog: exit
+ * status 3), the read transfers its full count, and after the flag and
+ * cuStreamSynchronize the page holds the file's bytes and the copy's.
+ *
+ * SG-EXPECT: silent
+ */
+#include <cuda.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sgtest.h"
+
+#define COPIED 256u
+#define OLD 0x11
+#define NEW 0xc3
+#define FILE_BYTE 0xf1
+
+int main(void)
+{
+    sgt_watchdog(20);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    sgt_init();
+    CUstream s;
+    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUdeviceptr dev;
+    SGT_CHECK(cuMemAlloc(&dev, COPIED));
+    SGT_CHECK(cuMemsetD8(dev, NEW, COPIED));
+    SGT_CHECK(cuCtxSynchronize());
+    unsigned char *host, *content = malloc(1024), *expect = malloc(page);
+    SGT_CHECK(cuMemAllocHost((void **)&host, page));
+    memset(host, OLD, page);
+    char path[] = "/tmp/robust_syscall_neighbour_gated.XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0 || !content || !expect) {
+        perror("mkstemp/malloc");
+        return 2;
+    }
+    unlink(path);
+    memset(content, FILE_BYTE, 1024);
+    if (write(fd, content, 1024) != 1024 || lseek(fd, 0, SEEK_SET) != 0) {
+        perror("write/lseek");
+        return 2;
+    }
+
+    sgt_hold *gate = sgt_hold_stream(s);
+    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, COPIED, s));
+    ssize_t r = read(fd, host + 2048, 1024);      /* no race */
+    CUresult q = cuStreamQuery(s);      /* NOT_READY: the gate is closed */
+    sgt_release(gate);
+    SGT_CHECK(cuStreamSynchronize(s));
+
+    memset(expect, OLD, page);
+    memset(expect, NEW, COPIED);
+    memset(expect + 2048, FILE_BYTE, 1024);
+    int wrong = memcmp(host, expect, page) != 0;
+    printf("read returned %zd; copy still gated after it: %s; page after sync %s\n", r,
+           q == CUDA_ERROR_NOT_READY ? "yes" : "no", wrong ? "WRONG" : "right");
+    close(fd);
+    free(content);
+    free(expect);
+    SGT_CHECK(cuMemFreeHost(host));
+    SGT_CHECK(cuMemFree(dev));
+    SGT_CHECK(cuStreamDestroy(s));
+    if (r != 1024 || q != CUDA_ERROR_NOT_READY || wrong) {
+        printf("check: MISMATCH\n");
+        return 1;
+    }
+    printf("check: ok\n");
+    return 0;
+}

@@ -1,0 +1,220 @@
+/* graph_exec.c - executable graphs: instantiation and launch.
+ *
+ * Instantiation keeps a private copy of the graph (later changes to the
+ * graph do not affect it) and the list of its template operations in node
+ * order, child graphs expanded in place: a topological order.  A launch is
+ * one piece of work in stream order on the launch stream: a marker, then a
+ * clone of every template, enqueued back to back under the lock, so the
+ * nodes run one after the other, each after its dependencies, and work
+ * enqueued on the stream afterwards (an event record, a synchronisation)
+ * comes after all of them.  "Each launch is ordered behind both any
+ * previous work in hStream and any previous launches of hGraphExec": the
+ * marker depends on the end of the previous launch, whatever its stream.
+ *
+ * cuGraphLaunch on a capturing stream records the graph as a child-graph
+ * node.  CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD does nothing (there is nothing
+ * to upload); graph updates (cuGraphExec*SetParams, cuGraphExecUpdate) do
+ * not exist here.
+ */
+#include "emu.h"
+
+#include <stdlib.h>
+
+struct CUgraphExec_st {
+    CUgraph graph;              /* private copy */
+    emu_op **ops;               /* its templates, in launch order */
+    size_t n, cap;
+    CUstream last;              /* the previous launch's last operation */
+    uint64_t last_seq;
+};
+
+static CUgraphExec *live;
+static size_t nlive, live_cap;
+
+static CUresult exec_check(CUgraphExec e)
+{
+    CUresult r = emu_check_init();
+    if (r != CUDA_SUCCESS)
+        return r;
+    for (size_t i = 0; i < nlive; i++)
+        if (live[i] == e)
+            return CUDA_SUCCESS;
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* ---- instantiation ------------------------------------------------------- */
+
+static void flatten(CUgraphExec e, CUgraph g)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        CUgraphNode node = g->nodes[i];
+        if (node->child) {
+            flatten(e, node->child);
+        } else if (node->tmpl) {
+            if (e->n == e->cap) {
+                e->cap = e->cap ? 2 * e->cap : 8;
+                e->ops = emu_xrealloc(e->ops, e->cap * sizeof *e->ops);
+            }
+            e->ops[e->n++] = node->tmpl;
+        }
+    }
+}
+
+static CUresult instantiate(CUgraphExec *pe, CUgraph g, unsigned long long flags, unsigned long long allowed)
+{
+    if (!pe || (flags & ~allowed))
+        return CUDA_ERROR_INVALID_VALUE;
+    if ((flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH) && (flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH))
+        return CUDA_ERROR_INVALID_VALUE;
+    emu_lock();
+    CUcontext c;
+    CUresult r = emu_graph_check(g);
+    if (r == CUDA_SUCCESS)
+        r = emu_ctx_current(&c);
+    if (r == CUDA_SUCCESS && g->capturing)
+        r = CUDA_ERROR_INVALID_VALUE;           /* not instantiable until the capture ends */
+    if (r == CUDA_SUCCESS) {
+        CUgraphExec e = emu_xcalloc(1, sizeof *e);
+        e->graph = emu_graph_clone(g, NULL);
+        flatten(e, e->graph);
+        if (nlive == live_cap) {
+            live_cap = live_cap ? 2 * live_cap : 16;
+            live = emu_xrealloc(live, live_cap * sizeof *live);
+        }
+        live[nlive++] = e;
+        *pe = e;
+    }
+    emu_unlock();
+    return r;
+}
+
+#define HOST_LAUNCH_FLAGS \
+    (CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH | CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH | \
+     CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY)
+
+CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags)
+{
+    return instantiate(phGraphExec, hGraph, flags, HOST_LAUNCH_FLAGS);
+}
+
+/* The CUDA 10.0 and 11.0 ABIs: an error node and a log instead of flags. */
+static CUresult instantiate_with_log(CUgraphExec *pe, CUgraph g, CUgraphNode *err_node, char *log, size_t n)
+{
+    if (err_node)
+        *err_node = NULL;
+    if (log && n)
+        log[0] = '\0';
+    return instantiate(pe, g, 0, 0);
+}
+
+CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode,
+                                    char *logBuffer, size_t bufferSize)
+{
+    return instantiate_with_log(phGraphExec, hGraph, phErrorNode, logBuffer, bufferSize);
+}
+
+CUresult CUDAAPI cuGraphInstantiate_v2(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode,
+                                       char *logBuffer, size_t bufferSize)
+{
+    return instantiate_with_log(phGraphExec, hGraph, phErrorNode, logBuffer, bufferSize);
+}
+
+static CUresult instantiate_with_params(CUgraphExec *pe, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS *p,
+                                        emu_null_stream null_means)
+{
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = CUDA_SUCCESS;
+    if (p->flags & CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD) {
+        emu_lock();
+        CUstream s;
+        r = emu_stream_get(p->hUploadStream, null_means, &s);
+        emu_unlock();
+    }
+    if (r == CUDA_SUCCESS)
+        r = instantiate(pe, g, p->flags, HOST_LAUNCH_FLAGS | CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD);
+    p->hErrNode_out = NULL;
+    p->result_out = r == CUDA_SUCCESS ? CUDA_GRAPH_INSTANTIATE_SUCCESS : CUDA_GRAPH_INSTANTIATE_ERROR;
+    return r;
+}
+
+CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph,
+                                              CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams)
+{
+    return instantiate_with_params(phGraphExec, hGraph, instantiateParams, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec, CUgraph hGraph,
+                                                   CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams)
+{
+    return instantiate_with_params(phGraphExec, hGraph, instantiateParams, EMU_NULL_PER_THREAD);
+}
+
+/* Pending launches run on: they are clones. */
+CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec)
+{
+    emu_lock();
+    CUresult r = exec_check(hGraphExec);
+    if (r == CUDA_SUCCESS) {
+        for (size_t i = 0; i < nlive; i++) {
+            if (live[i] == hGraphExec) {
+                live[i] = live[--nlive];
+                break;
+            }
+        }
+        if (hGraphExec->last)
+            emu_stream_unref(hGraphExec->last);
+        emu_graph_free(hGraphExec->graph);
+        free(hGraphExec->ops);
+        free(hGraphExec);
+    }
+    emu_unlock();
+    return r;
+}
+
+/* ---- launch -------------------------------------------------------------- */
+
+/* The start of a launch: waits for the previous launch of the same graph. */
+static const emu_op_class launch_class = { .node_type = CU_GRAPH_NODE_TYPE_EMPTY };
+
+static void launch_now(CUgraphExec e, CUstream s)
+{
+    emu_op *start = emu_op_new(&launch_class, sizeof *start);
+    if (e->last)
+        emu_deps_add(&start->deps, e->last, e->last_seq);
+    uint64_t seq = emu_enqueue(s, start);
+    for (size_t i = 0; i < e->n; i++)
+        seq = emu_enqueue(s, emu_op_clone(e->ops[i]));
+    emu_stream_ref(s);
+    if (e->last)
+        emu_stream_unref(e->last);
+    e->last = s;
+    e->last_seq = seq;
+}
+
+static CUresult graph_launch(CUgraphExec e, CUstream hs, emu_null_stream null_means)
+{
+    emu_lock();
+    CUstream s;
+    CUresult r = exec_check(e);
+    if (r == CUDA_SUCCESS)
+        r = emu_stream_get(hs, null_means, &s);
+    if (r == CUDA_SUCCESS)
+        r = emu_capture_check_enqueue(s);
+    if (r == CUDA_SUCCESS && emu_capturing(s))
+        r = emu_capture_add(s, CU_GRAPH_NODE_TYPE_GRAPH, NULL, emu_graph_clone(e->graph, NULL));
+    else if (r == CUDA_SUCCESS)
+        launch_now(e, s);
+    emu_unlock();
+    return r;
+}
+
+CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)
+{
+    return graph_launch(hGraphExec, hStream, EMU_NULL_LEGACY);
+}
+
+CUresult CUDAAPI cuGraphLaunch_ptsz(CUgraphExec hGraphExec, CUstream hStream)
+{
+    return graph_launch(hGraphExec, hStream, EMU_NULL_PER_THREAD);
+}

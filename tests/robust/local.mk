@@ -1,0 +1,9 @@
+# Robustness tests that are scripts, not driver-API programs (those are
+# tests/drv/robust_*.c).  Included from tests/Makefile.am; paths relative to
+# tests/.  TEST_EXTENSIONS there already has .sh (SH_LOG_COMPILER = $(SHELL)),
+# and AM_TESTS_ENVIRONMENT exports SYNCGUARD_LIB and SG_LIBCUDA.
+#
+# pytest_faulthandler.sh runs test_faulthandler_race.py under pytest with
+# the preload (skips without a python3 that has pytest).
+TESTS += robust/pytest_faulthandler.sh
+EXTRA_DIST += robust/pytest_faulthandler.sh robust/test_faulthandler_race.py

@@ -1,0 +1,98 @@
+"""Run by pytest_faulthandler.sh under pytest, with libsyncguard.so preloaded.
+
+pytest enables Python's faulthandler (a SIGSEGV handler installed long after
+syncguard's own) before it runs these tests.
+
+test_early_read_of_pinned_buffer: a racy early read (ctypes.string_at) of
+the pinned destination of a cuMemcpyDtoHAsync still in flight on the CPU
+emulator of the driver.  syncguard must handle the fault (report, wait,
+correct data) and faulthandler must not see it: the test passes, the data
+read are the copied data, the process is not killed.
+
+test_genuine_crash_still_reaches_faulthandler: a genuine invalid read in a
+child Python (same preload, faulthandler enabled) is not syncguard's: the
+child's faulthandler prints its "Fatal Python error: Segmentation fault"
+and the child dies of SIGSEGV, as without syncguard.
+"""
+import ctypes
+import faulthandler
+import os
+import subprocess
+import sys
+
+NBYTES = 2 * 4096 + 300
+FILL = 0xC3
+
+
+def check(r, what):
+    assert r == 0, "%s failed with CUresult %d" % (what, r)
+
+
+def test_early_read_of_pinned_buffer():
+    assert faulthandler.is_enabled(), "pytest did not enable faulthandler"
+    cu = ctypes.CDLL(os.environ["SG_LIBCUDA"])
+    p, u64, c_int = ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int
+    cu.cuMemcpyDtoHAsync_v2.argtypes = [p, u64, ctypes.c_size_t, p]
+    cu.cuMemsetD8_v2.argtypes = [u64, ctypes.c_ubyte, ctypes.c_size_t]
+    cu.cuStreamWaitValue32.argtypes = [p, u64, ctypes.c_uint32, ctypes.c_uint]
+    cu.cuStreamSynchronize.argtypes = [p]
+    cu.cuStreamQuery.argtypes = [p]
+    cu.cuCtxSetCurrent.argtypes = [p]
+    cu.sgemu_release_on_host_wait.argtypes = [u64, ctypes.c_uint32]
+    check(cu.cuInit(0), "cuInit")
+    dev = c_int()
+    check(cu.cuDeviceGet(ctypes.byref(dev), 0), "cuDeviceGet")
+    ctx = p()
+    check(cu.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), "cuDevicePrimaryCtxRetain")
+    check(cu.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
+    stream = p()
+    check(cu.cuStreamCreate(ctypes.byref(stream), 1), "cuStreamCreate")  # NON_BLOCKING
+    dptr = u64()
+    check(cu.cuMemAlloc_v2(ctypes.byref(dptr), ctypes.c_size_t(NBYTES)), "cuMemAlloc")
+    check(cu.cuMemsetD8_v2(dptr.value, FILL, NBYTES), "cuMemsetD8")
+    check(cu.cuCtxSynchronize(), "cuCtxSynchronize")
+    host = p()
+    check(cu.cuMemAllocHost_v2(ctypes.byref(host), ctypes.c_size_t(NBYTES)), "cuMemAllocHost")
+    ctypes.memset(host, 0, NBYTES)
+
+    # The hold: the stream waits for a pinned flag, which the emulator sets
+    # when the host next blocks in the driver (syncguard's wait for the copy).
+    flag, dflag = p(), u64()
+    check(cu.cuMemHostAlloc(ctypes.byref(flag), ctypes.c_size_t(4), 2), "cuMemHostAlloc")
+    check(cu.cuMemHostGetDevicePointer_v2(ctypes.byref(dflag), flag, 0),
+          "cuMemHostGetDevicePointer")
+    ctypes.memset(flag, 0, 4)
+    check(cu.cuStreamWaitValue32(stream, dflag.value, 1, 0), "cuStreamWaitValue32")  # GEQ
+    check(cu.cuMemcpyDtoHAsync_v2(host, dptr.value, NBYTES, stream), "cuMemcpyDtoHAsync")
+    cu.sgemu_release_on_host_wait(dflag.value, 1)
+    assert cu.cuStreamQuery(stream) == 600  # CUDA_ERROR_NOT_READY: held
+
+    data = ctypes.string_at(host, NBYTES)  # the race: no synchronization
+    check(cu.cuStreamSynchronize(stream), "cuStreamSynchronize")
+    wrong = sum(1 for b in data if b != FILL)
+    print("early read: %d of %d bytes not the copied data" % (wrong, NBYTES))
+    assert wrong == 0
+    print("check: ok")
+    sys.stdout.flush()
+
+
+CRASH = """
+import ctypes, faulthandler, sys
+faulthandler.enable()
+sys.stderr.write("child: reading address 16\\n")
+sys.stderr.flush()
+ctypes.string_at(16, 1)
+print("child: still alive")
+"""
+
+
+def test_genuine_crash_still_reaches_faulthandler():
+    r = subprocess.run([sys.executable, "-c", CRASH], capture_output=True, timeout=60)
+    err = r.stderr.decode(errors="replace")
+    ran = "Fatal Python error: Segmentation fault" in err
+    # Not the child's stderr itself: the script looks for faulthandler's
+    # words in this process's output.
+    print("child exit status %d; its faulthandler ran: %s" % (r.returncode, "yes" if ran else "no"))
+    assert r.returncode == -11, "the child was not killed by SIGSEGV"
+    assert ran, "faulthandler did not run in the child"
+    assert "child: still alive" not in r.stdout.decode(errors="replace")

@@ -24,4 +24,22 @@ static inline uintptr_t sg_page_up(uintptr_t a)
  * With sg_model_lock held. Returns 0, or -1 if an mprotect failed. */
 int sg_guard_update(uintptr_t lo, uintptr_t hi);
 
+/* mprotect as a system call: neither syncguard's own mprotect shim nor
+ * anything a signal handler must avoid. */
+int sg_protect(uintptr_t lo, size_t len, int prot);
+
+/* ---- guard/normal.c, with sg_model_lock held ---- */
+/* A page's protection when no copy restricts it. */
+int sg_guard_normal_prot(uintptr_t page);
+/* The program set prot on [lo, hi) (pinned memory): keep it. */
+void sg_guard_program_prot(uintptr_t lo, uintptr_t hi, int prot);
+void sg_guard_forget_program_prot(uintptr_t lo, uintptr_t hi);
+/* Pages held open for a system call; open returns -1 when none is left. */
+int sg_guard_window_open(uintptr_t lo, uintptr_t hi);
+void sg_guard_window_close(uintptr_t lo, uintptr_t hi);
+int sg_guard_in_window(uintptr_t page);
+/* Calls add for each edge of a program protection or window in [lo, hi). */
+void sg_guard_edges(uintptr_t lo, uintptr_t hi, void (*add)(void *, uintptr_t), void *arg);
+void sg_guard_after_fork_child(void);
+
 #endif

@@ -13,6 +13,7 @@
 #include "syncguard/common.h"
 #include "syncguard/copies.h"
 #include "syncguard/fault.h"
+#include "syncguard/guard.h"
 #include "syncguard/log.h"
 #include "syncguard/options.h"
 #include "syncguard/python.h"
@@ -69,6 +70,7 @@ static void after_fork_child(void)
     sg_forget_tid();
     atomic_store(&sg_model_lock.word, 0);
     sg_copies_after_fork_child();
+    sg_guard_after_fork_child();
     sg_pinned_after_fork_child();
     sg_streams_after_fork_child();
     sg_event_pool_after_fork_child();

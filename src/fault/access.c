@@ -15,6 +15,7 @@
 #include "syncguard/guard.h"
 #include "syncguard/observe.h"
 #include "syncguard/resolve.h"
+#include "syncguard/access.h"
 
 struct first_hit {
     uintptr_t lo, hi;
@@ -41,6 +42,41 @@ static uintptr_t max_u(uintptr_t a, uintptr_t b)
     return a > b ? a : b;
 }
 
+/* Resolves every conflict of an access to [lo, hi) with a pending copy
+ * (report, wait, release), then makes the rest of its pages accessible for
+ * the caller: a window held open until sg_access_end (others' accesses to
+ * the copies there go unseen meanwhile: a missed race, never a false one),
+ * or, with no window left, by waiting for those copies. w NULL: the access
+ * touches no memory (a free), neighbours stay guarded. */
+static void resolve_range(uintptr_t lo, uintptr_t hi, int access, struct sg_access_window *w)
+{
+    int is_write = access != SG_ACCESS_READ;
+    for (;;) {
+        struct first_hit h = { lo, hi, is_write, NULL, 0, 0 };
+        sg_lock(&sg_model_lock);
+        sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), look, &h);
+        if (h.conflict) {
+            uintptr_t at = access == SG_ACCESS_FREE ? h.conflict->base : max_u(lo, h.conflict->base);
+            sg_resolve(h.conflict, at, access, NULL);
+            continue;
+        }
+        if (w && h.guarded && !h.handling) {
+            uintptr_t plo = sg_page_down(lo), phi = sg_page_up(hi);
+            if (w->n < SG_ACCESS_WINDOWS && sg_guard_window_open(plo, phi) == 0) {
+                w->lo[w->n] = plo, w->hi[w->n] = phi, w->n++;
+                sg_unlock(&sg_model_lock);
+                return;
+            }
+            sg_settle(lo, hi);
+            continue;
+        }
+        sg_unlock(&sg_model_lock);
+        if (!h.handling)
+            return;
+        sched_yield(); /* another thread is waiting for a copy here */
+    }
+}
+
 /* Pinned memory about to go back to the driver: every copy still in flight
  * on it is a race of its own (the program freed memory the device may
  * still write); each is reported, then waited for, before the free. */
@@ -48,49 +84,34 @@ void sg_access_free(uintptr_t lo, size_t len)
 {
     if (len == 0 || sg_in_syncguard || !sg_observe_needed())
         return;
-    uintptr_t hi = lo + len;
     sg_in_syncguard++;
-    for (;;) {
-        struct first_hit h = { lo, hi, SG_ACCESS_WRITE, NULL, 0, 0 };
-        sg_lock(&sg_model_lock);
-        sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), look, &h);
-        if (h.conflict) {
-            sg_resolve(h.conflict, h.conflict->base, SG_ACCESS_FREE, NULL);
-            continue;
-        }
-        sg_unlock(&sg_model_lock);
-        if (!h.handling)
-            break;
-        sched_yield();
-    }
+    resolve_range(lo, lo + len, SG_ACCESS_FREE, NULL);
     sg_in_syncguard--;
 }
 
-void sg_access_range(uintptr_t buf, size_t len, int is_write)
+void sg_access_begin(struct sg_access_window *w, uintptr_t buf, size_t len, int is_write)
 {
     /* syncguard's own I/O (its log) never touches guarded memory. */
     if (len == 0 || sg_in_syncguard || !sg_observe_needed())
         return;
     int saved_errno = errno;
-    uintptr_t lo = buf, hi = lo + len;
     sg_in_syncguard++;
-    for (;;) {
-        struct first_hit h = { lo, hi, is_write, NULL, 0, 0 };
-        sg_lock(&sg_model_lock);
-        sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), look, &h);
-        if (h.conflict) {
-            sg_resolve(h.conflict, max_u(lo, h.conflict->base), is_write, NULL);
-            continue;
-        }
-        if (h.guarded && !h.handling) {
-            sg_settle(lo, hi); /* neighbours only: open the pages */
-            continue;
-        }
-        sg_unlock(&sg_model_lock);
-        if (!h.handling)
-            break;
-        sched_yield(); /* another thread is waiting for a copy here */
-    }
+    resolve_range(buf, buf + len, is_write ? SG_ACCESS_WRITE : SG_ACCESS_READ, w);
     sg_in_syncguard--;
+    errno = saved_errno;
+}
+
+void sg_access_end(struct sg_access_window *w)
+{
+    if (w->n == 0)
+        return;
+    int saved_errno = errno;
+    sg_in_syncguard++;
+    sg_lock(&sg_model_lock);
+    for (int i = 0; i < w->n; i++)
+        sg_guard_window_close(w->lo[i], w->hi[i]);
+    sg_unlock(&sg_model_lock);
+    sg_in_syncguard--;
+    w->n = 0;
     errno = saved_errno;
 }

@@ -40,7 +40,7 @@ int sg_step_begin(uintptr_t page, ucontext_t *uc)
         last_page = page, last_pc = pc, steps_in_a_row = 0;
     if (++steps_in_a_row > STEPS_BEFORE_SETTLING)
         return 0;
-    if (mprotect((void *)page, sg_page_size, PROT_READ | PROT_WRITE) != 0)
+    if (sg_protect(page, sg_page_size, sg_guard_normal_prot(page)) != 0)
         return 0;
     stepping_page = page;
     uc->uc_mcontext.gregs[REG_EFL] |= TRAP_FLAG;

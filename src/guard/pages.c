@@ -8,6 +8,8 @@
 #include "config.h"
 
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "syncguard/copies.h"
 #include "syncguard/guard.h"
@@ -59,25 +61,29 @@ static void restrict_prot(struct sg_copy *c, void *arg)
         p->prot &= c->guard == SG_GUARD_NO_ACCESS ? PROT_NONE : PROT_READ;
 }
 
-static int normal_prot(uintptr_t page)
-{
-    unsigned flags = 0;
-    if (sg_pinned_lookup(page, 1, &flags) && (flags & SG_PINNED_READ_ONLY))
-        return PROT_READ;
-    return PROT_READ | PROT_WRITE;
-}
-
 static int piece_prot(uintptr_t lo, uintptr_t hi)
 {
-    struct piece p = { lo, hi, normal_prot(lo) };
-    sg_copies_overlapping(lo, hi, restrict_prot, &p);
+    struct piece p = { lo, hi, sg_guard_normal_prot(lo) };
+    if (!sg_guard_in_window(lo))
+        sg_copies_overlapping(lo, hi, restrict_prot, &p);
     return p.prot;
+}
+
+static void add_other_edge(void *arg, uintptr_t a)
+{
+    add_edge(arg, a);
+}
+
+int sg_protect(uintptr_t lo, size_t len, int prot)
+{
+    return (int)syscall(SYS_mprotect, lo, len, prot);
 }
 
 int sg_guard_update(uintptr_t lo, uintptr_t hi)
 {
     struct edges e = { .lo = lo, .hi = hi };
     sg_copies_overlapping(lo, hi, collect_edges, &e);
+    sg_guard_edges(lo, hi, add_other_edge, &e);
     if (e.overflow) {
         /* Too many copies over one range for one pass: halve it. */
         uintptr_t mid = sg_page_down(lo + (hi - lo) / 2);
@@ -96,12 +102,12 @@ int sg_guard_update(uintptr_t lo, uintptr_t hi)
             continue;
         int prot = piece_prot(a, b);
         if (prot != run_prot && run_prot >= 0) {
-            rc |= mprotect((void *)run_lo, a - run_lo, run_prot);
+            rc |= sg_protect(run_lo, a - run_lo, run_prot);
             run_lo = a;
         }
         run_prot = prot;
     }
     if (run_prot >= 0)
-        rc |= mprotect((void *)run_lo, hi - run_lo, run_prot);
+        rc |= sg_protect(run_lo, hi - run_lo, run_prot);
     return rc ? -1 : 0;
 }

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "syncguard/copies.h"
+#include "syncguard/guard.h"
 #include "syncguard/intercept.h"
 #include "syncguard/model.h"
 
@@ -20,8 +21,12 @@ static void pinned(void *p, size_t n, unsigned flags)
 static void unpinning(void *p)
 {
     size_t n;
-    if (sg_pinned_remove((uintptr_t)p, &n) == 0)
-        sg_access_free((uintptr_t)p, n);
+    if (sg_pinned_remove((uintptr_t)p, &n) != 0)
+        return;
+    sg_access_free((uintptr_t)p, n);
+    sg_lock(&sg_model_lock);
+    sg_guard_forget_program_prot((uintptr_t)p, (uintptr_t)p + n);
+    sg_unlock(&sg_model_lock);
 }
 
 SG_WRAPPER(cuMemAllocHost_v2)(void **pp, size_t n)

@@ -236,7 +236,7 @@ void sg_copies_after_fork_child(void)
      * release them: give them back their normal protection first. */
     for (uint32_t i = 0; i < nactive; i++) {
         struct sg_copy *c = &slots[active[i]];
-        mprotect((void *)c->pg_lo, c->pg_hi - c->pg_lo, PROT_READ | PROT_WRITE);
+        sg_protect(c->pg_lo, c->pg_hi - c->pg_lo, sg_guard_normal_prot(c->pg_lo));
         c->state = SG_COPY_FREE;
         c->event = NULL;
     }

@@ -31,6 +31,7 @@
 #include "syncguard/intercept.h"
 #include "syncguard/options.h"
 #include "syncguard/resolve.h"
+#include "syncguard/strings.h"
 
 int sg_step_begin(uintptr_t page, ucontext_t *uc);
 void sg_forward_signal(int sig, siginfo_t *si, void *uc);
@@ -47,6 +48,44 @@ static int is_write_fault(const ucontext_t *uc)
 {
     /* x86-64 page-fault error code: bit 1 set for a write. */
     return (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+}
+
+struct range_hit {
+    uintptr_t lo, hi;
+    int is_write;
+    struct sg_copy *c;
+};
+
+static void conflicting(struct sg_copy *c, void *arg)
+{
+    struct range_hit *h = arg;
+    if (h->c || c->state != SG_COPY_ACTIVE || c->base >= h->hi || c->base + c->size <= h->lo)
+        return;
+    if (c->guard == SG_GUARD_NO_ACCESS || h->is_write)
+        h->c = c;
+}
+
+/* A rep string instruction that keeps faulting on a shared page: rather
+ * than open the page blindly, look at all it will still touch; a copy it
+ * conflicts with is a race (resolved here: 1). Lock held; released if 1. */
+static int resolve_string_op(ucontext_t *uc)
+{
+    struct sg_string_op op;
+    if (!sg_decode_string_op(uc, &op))
+        return 0;
+    struct range_hit h = { 0 };
+    for (int i = 0; i < op.nread && !h.c; i++) {
+        h = (struct range_hit){ op.read_lo[i], op.read_hi[i], 0, NULL };
+        sg_copies_overlapping(sg_page_down(h.lo), sg_page_up(h.hi), conflicting, &h);
+    }
+    if (!h.c && op.nwrite) {
+        h = (struct range_hit){ op.write_lo, op.write_hi, 1, NULL };
+        sg_copies_overlapping(sg_page_down(h.lo), sg_page_up(h.hi), conflicting, &h);
+    }
+    if (!h.c)
+        return 0;
+    sg_resolve(h.c, h.c->base > h.lo ? h.c->base : h.lo, h.is_write, uc);
+    return 1;
 }
 
 /* 1 if the fault was syncguard's and the program may go on. */
@@ -69,6 +108,8 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
             sg_unlock(&sg_model_lock);
             return 1;
         }
+        if (resolve_string_op(uc))
+            return 1;
         sg_settle(page, page + sg_page_size);
         return 1;
     }

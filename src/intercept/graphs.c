@@ -39,6 +39,67 @@ struct graph_order {
 
 static struct graph_order *orders;
 
+/* Host functions in graphs (a cuLaunchHostFunc captured, or a host node
+ * added): when one runs, the graph's work before it is complete. Which
+ * work that is needs the graph's dependencies; syncguard takes the whole
+ * current launch of the executable graph instead, so a copy in a node
+ * after the host node can go unreported (never a false report). */
+struct graph_host_fn {
+    CUhostFn fn;
+    void *data;
+    CUgraphExec exec; /* set at instantiation */
+};
+
+static void CUDA_CB run_graph_host_fn(void *arg)
+{
+    struct graph_host_fn *t = arg;
+    struct sg_vc covered = { 0 };
+    struct graph_order *o;
+    sg_lock(&graphs_lock);
+    HASH_FIND_PTR(orders, &t->exec, o);
+    if (o)
+        sg_vc_copy(&covered, &o->last);
+    sg_unlock(&graphs_lock);
+    struct sg_sync_site site = SG_SYNC_SITE("a graph host node", SG_SYNC_HOST_FN, t->exec);
+    sg_observe_if(covered.n > 0, &covered, &site);
+    t->fn(t->data);
+}
+
+/* The function and data to put in a graph instead of the program's. The
+ * trampoline lives as long as the process: graphs may run it any time. */
+int sg_graph_wrap_host_fn(CUhostFn *fn, void **data)
+{
+    struct graph_host_fn *t = calloc(1, sizeof *t);
+    if (!t)
+        return -1;
+    t->fn = *fn, t->data = *data;
+    *fn = run_graph_host_fn, *data = t;
+    return 0;
+}
+
+static void note_host_node(CUgraphNode node, CUgraphExec exec)
+{
+    static CUresult (*get_params)(CUgraphNode, CUDA_HOST_NODE_PARAMS *);
+    if (!get_params && sg_libcuda())
+        get_params = sg_real_dlsym(sg_libcuda(), "cuGraphHostNodeGetParams");
+    CUDA_HOST_NODE_PARAMS p;
+    if (get_params && get_params(node, &p) == CUDA_SUCCESS && p.fn == run_graph_host_fn)
+        ((struct graph_host_fn *)p.userData)->exec = exec;
+}
+
+SG_WRAPPER(cuGraphAddHostNode)(CUgraphNode *pn, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                               const CUDA_HOST_NODE_PARAMS *p)
+{
+    CUDA_HOST_NODE_PARAMS mine;
+    if (!SG_ENTER() || !p)
+        return SG_FORWARD(cuGraphAddHostNode, pn, g, deps, ndeps, p);
+    mine = *p;
+    if (sg_graph_wrap_host_fn(&mine.fn, &mine.userData) < 0)
+        return SG_FORWARD(cuGraphAddHostNode, pn, g, deps, ndeps, p);
+    return SG_FORWARD(cuGraphAddHostNode, pn, g, deps, ndeps, &mine);
+}
+
+
 static int has_host_side(const CUDA_MEMCPY3D *p)
 {
     return p->srcMemoryType == CU_MEMORYTYPE_HOST || p->dstMemoryType == CU_MEMORYTYPE_HOST ||
@@ -77,6 +138,8 @@ static void collect(struct graph_copies *g, CUgraph graph, int depth)
         if (type == CU_GRAPH_NODE_TYPE_MEMCPY && d->cuGraphMemcpyNodeGetParams &&
             d->cuGraphMemcpyNodeGetParams(nodes[i], &p) == CUDA_SUCCESS && has_host_side(&p))
             add_copy(g, &p);
+        if (type == CU_GRAPH_NODE_TYPE_HOST)
+            note_host_node(nodes[i], g->exec);
         if (type == CU_GRAPH_NODE_TYPE_GRAPH && d->cuGraphChildGraphNodeGetGraph &&
             d->cuGraphChildGraphNodeGetGraph(nodes[i], &child) == CUDA_SUCCESS)
             collect(g, child, depth + 1);

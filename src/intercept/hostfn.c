@@ -12,6 +12,8 @@
 #include "syncguard/intercept.h"
 #include "syncguard/observe.h"
 
+int sg_graph_wrap_host_fn(CUhostFn *fn, void **data);
+
 struct trampoline {
     CUhostFn fn;
     CUstreamCallback cb;
@@ -60,6 +62,9 @@ static void CUDA_CB run_callback(CUstream s, CUresult status, void *arg)
 #define HOST_FN(symbol, per_thread)                                           \
     SG_WRAPPER(symbol)(CUstream s, CUhostFn fn, void *data)                   \
     {                                                                         \
+        if (SG_ENTER() && sg_stream_is_capturing(s, per_thread) &&            \
+            sg_graph_wrap_host_fn(&fn, &data) == 0)                           \
+            return SG_FORWARD(symbol, s, fn, data);                           \
         struct trampoline *t = prepare(s, per_thread, "cuLaunchHostFunc");    \
         if (!t)                                                               \
             return SG_FORWARD(symbol, s, fn, data);                           \

@@ -7,9 +7,8 @@
 #include "syncguard/model.h"
 #include "syncguard/observe.h"
 
-SG_WRAPPER(cuStreamCreate)(CUstream *ph, unsigned int flags)
+static CUresult created(CUresult r, CUstream *ph, unsigned int flags)
 {
-    CUresult r = SG_FORWARD(cuStreamCreate, ph, flags);
     if (r == CUDA_SUCCESS && SG_ENTER()) {
         CUcontext ctx = sg_current_ctx();
         sg_lock(&sg_model_lock);
@@ -19,16 +18,14 @@ SG_WRAPPER(cuStreamCreate)(CUstream *ph, unsigned int flags)
     return r;
 }
 
+SG_WRAPPER(cuStreamCreate)(CUstream *ph, unsigned int flags)
+{
+    return created(SG_FORWARD(cuStreamCreate, ph, flags), ph, flags);
+}
+
 SG_WRAPPER(cuStreamCreateWithPriority)(CUstream *ph, unsigned int flags, int priority)
 {
-    CUresult r = SG_FORWARD(cuStreamCreateWithPriority, ph, flags, priority);
-    if (r == CUDA_SUCCESS && SG_ENTER()) {
-        CUcontext ctx = sg_current_ctx();
-        sg_lock(&sg_model_lock);
-        sg_stream_created(*ph, flags, ctx);
-        sg_unlock(&sg_model_lock);
-    }
-    return r;
+    return created(SG_FORWARD(cuStreamCreateWithPriority, ph, flags, priority), ph, flags);
 }
 
 SG_WRAPPER(cuStreamDestroy_v2)(CUstream h)

@@ -47,8 +47,8 @@ void sg_describe_stream(char *buf, size_t len, const struct sg_stream_info *s)
         snprintf(buf, len, "the per-thread default stream");
         break;
     default:
-        snprintf(buf, len, "%s stream %p", s->blocking ? "blocking" : "non-blocking",
-                 (void *)s->handle);
+        snprintf(buf, len, "stream %p (%s)", (void *)s->handle,
+                 s->blocking ? "blocking" : "non-blocking");
     }
 }
 

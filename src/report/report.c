@@ -322,20 +322,6 @@ static void text_stack(struct text *t, const struct stack *st)
         text_frame(t, i - nat, &st->f[i]);
 }
 
-static void describe_stream(char *buf, size_t len, const struct sg_stream_info *s)
-{
-    switch (s->kind) {
-    case SG_STREAM_LEGACY:
-        snprintf(buf, len, "the legacy default stream");
-        break;
-    case SG_STREAM_PER_THREAD:
-        snprintf(buf, len, "the per-thread default stream");
-        break;
-    default:
-        snprintf(buf, len, "stream %p (%s)", (void *)s->handle,
-                 s->blocking ? "blocking" : "non-blocking");
-    }
-}
 
 /* The innermost Python frame that was named, if any. */
 static const struct frame *python_frame(const struct stack *st)
@@ -373,7 +359,7 @@ static void write_text(const struct sg_race *r, const char *where)
     char stream[96];
     const struct sg_copy *c = &r->copy;
     t.n = 0, t.color = use_color();
-    describe_stream(stream, sizeof stream, &c->stream);
+    sg_describe_stream(stream, sizeof stream, &c->stream);
     tprintf(&t, "%s==%d==WARNING: syncguard: %s%s\n", paint(&t, P_WARNING), (int)getpid(),
             headline(r), paint(&t, P_END));
     tprintf(&t, "%s  %s at %p (byte %lu of a %zu-byte copy at %p) by thread %ld:%s\n",

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 /* ---- pinned host memory (model/pinned.c) ---- */
-#define SG_PINNED_READ_ONLY 1u /* registered with CU_MEMHOSTREGISTER_READ_ONLY */
+#define SG_PINNED_READ_ONLY 1u /* registered memory the host cannot write */
 void sg_pinned_add(uintptr_t base, size_t size, unsigned flags);
 /* Forgets the range starting at base; its size in *size. 0 if found. */
 int sg_pinned_remove(uintptr_t base, size_t *size);

@@ -23,6 +23,15 @@ static uintptr_t host_side(CUmemorytype type, const void *host, CUdeviceptr dev)
     return 0;
 }
 
+/* A copy that guarded nothing is still work on its stream (ordering the
+ * legacy stream against blocking streams); one that guarded something was
+ * counted by the model then. */
+static void untracked_work(const struct copy_call *call)
+{
+    if (!call->captured && sg_observe_needed())
+        sg_note_stream_work(call->stream, call->per_thread);
+}
+
 static struct sg_shape shape_of(size_t width, size_t pitch, size_t height, size_t slice_rows,
                                 size_t depth)
 {
@@ -67,9 +76,10 @@ void sg_copy_call_guard_3d(struct copy_call *call, const CUDA_MEMCPY3D *p)
     SG_WRAPPER(symbol)(const TYPE *p, CUstream s)                              \
     {                                                                          \
         CUresult r = SG_FORWARD(symbol, p, s);                                 \
-        if (r == CUDA_SUCCESS && p && SG_ENTER() && sg_pinned_any()) {         \
+        if (r == CUDA_SUCCESS && p && SG_ENTER()) {                            \
             struct copy_call call = { .api = API, .stream = s, .per_thread = PT };                    \
             guard_fn(&call, p);                                                \
+            untracked_work(&call);                                             \
         }                                                                      \
         return r;                                                              \
     }
@@ -118,9 +128,10 @@ static void guard_3d_batch(struct copy_call *call, size_t n, const CUDA_MEMCPY3D
     SG_WRAPPER(symbol) PARAMS                                                  \
     {                                                                          \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
-        if (r == CUDA_SUCCESS && SG_ENTER() && sg_pinned_any()) {              \
+        if (r == CUDA_SUCCESS && SG_ENTER()) {                                 \
             struct copy_call call = { .api = "cuMemcpyBatchAsync", .stream = s, .per_thread = PT };   \
             guard_batch(&call, dsts, srcs, sizes, count);                      \
+            untracked_work(&call);                                             \
         }                                                                      \
         return r;                                                              \
     }
@@ -134,9 +145,10 @@ BATCH(cuMemcpyBatchAsync_v2_ptsz, 1, (BATCH_PARAMS, CUstream s), BATCH_ARGS, s)
     SG_WRAPPER(symbol) PARAMS                                                  \
     {                                                                          \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
-        if (r == CUDA_SUCCESS && SG_ENTER() && sg_pinned_any()) {              \
+        if (r == CUDA_SUCCESS && SG_ENTER()) {                                 \
             struct copy_call call = { .api = "cuMemcpy3DBatchAsync", .stream = s, .per_thread = PT }; \
             guard_3d_batch(&call, n, ops);                                     \
+            untracked_work(&call);                                             \
         }                                                                      \
         return r;                                                              \
     }
@@ -155,6 +167,16 @@ BATCH_3D(cuMemcpy3DBatchAsync_v2, 0,
 BATCH_3D(cuMemcpy3DBatchAsync_v2_ptsz, 1,
          (size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, unsigned long long flags, CUstream s), n, ops,
          flags, s)
+
+/* Whether the destination of a shaped copy is host memory (a unified
+ * pointer may be either: the driver is asked). */
+static int sg_is_host_side(CUmemorytype type, const void *host, CUdeviceptr dev)
+{
+    (void)host;
+    if (type == CU_MEMORYTYPE_HOST)
+        return 1;
+    return type == CU_MEMORYTYPE_UNIFIED && sg_is_host_pointer(dev);
+}
 
 /* A synchronous copy with a host side shows, on return, that the null
  * stream's earlier work is done: to the host it returns once complete; from
@@ -179,8 +201,9 @@ static int completes_on_return(int dst_host, uintptr_t src_host)
         return r;                                                              \
     }
 
-#define DONE_2D(p)                                                   \
-    ((p) && completes_on_return((p)->dstMemoryType == CU_MEMORYTYPE_HOST, \
+#define DONE_2D(p)                                                                   \
+    ((p) && completes_on_return(sg_is_host_side((p)->dstMemoryType, (p)->dstHost,       \
+                                                (p)->dstDevice),                        \
                                 host_side((p)->srcMemoryType, (p)->srcHost, (p)->srcDevice)))
 
 SYNC_SHAPED(cuMemcpyHtoD_v2, 0, "cuMemcpyHtoD", (CUdeviceptr d, const void *s, size_t n), 1, d,

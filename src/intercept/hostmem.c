@@ -3,12 +3,36 @@
  * end that, after releasing any guard still on the range. */
 #include "config.h"
 
+#include <stdio.h>
+
 #include "syncguard/copies.h"
 #include "syncguard/guard.h"
 #include "syncguard/intercept.h"
 #include "syncguard/model.h"
 
 void sg_access_free(uintptr_t lo, size_t len);
+
+/* Whether the host may write the page at addr, from /proc/self/maps:
+ * registered memory keeps its protection (CU_MEMHOSTREGISTER_READ_ONLY only
+ * says the device reads it), and syncguard must give the same back when it
+ * opens a guard. Read once per registration. */
+static int sg_host_writable(uintptr_t addr)
+{
+    FILE *f = fopen("/proc/self/maps", "re");
+    char line[512];
+    int writable = 1;
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        char perms[5];
+        if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) == 3 && lo <= addr && addr < hi) {
+            writable = perms[1] == 'w';
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+    return writable;
+}
 
 static void pinned(void *p, size_t n, unsigned flags)
 {
@@ -49,7 +73,7 @@ SG_WRAPPER(cuMemHostRegister_v2)(void *p, size_t n, unsigned int flags)
 {
     CUresult r = SG_FORWARD(cuMemHostRegister_v2, p, n, flags);
     if (r == CUDA_SUCCESS && SG_ENTER())
-        pinned(p, n, (flags & CU_MEMHOSTREGISTER_READ_ONLY) ? SG_PINNED_READ_ONLY : 0);
+        pinned(p, n, sg_host_writable((uintptr_t)p) ? 0 : SG_PINNED_READ_ONLY);
     return r;
 }
 

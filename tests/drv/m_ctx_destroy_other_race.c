@@ -2,6 +2,9 @@
  * context says nothing about the copy's context: the read is a race.  Twin:
  * m_ctx_destroy_ok.
  *
+ * SG-EMU-ONLY: on the H200 (driver 580) destroying the other context blocked
+ *   until the held stream of this one was released, so the hold cannot be
+ *   kept there: the program hung (tests/gpu/RESULTS.md, run 5).
  * SG-EXPECT: early-host-read
  * SG-GREP: ^SUMMARY: syncguard: early-host-read .*m_ctx_destroy_other_race
  */

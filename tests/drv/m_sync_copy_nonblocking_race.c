@@ -2,6 +2,10 @@
  * a NON-BLOCKING stream: a synchronous cuMemcpyDtoH (legacy stream) does
  * not wait for it.  Twin: m_sync_copy_legacy_ok.
  *
+ * SG-EMU-ONLY: on the H200 (driver 580) the synchronous cuMemcpyDtoH blocked
+ *   until the held non-blocking stream was released (more than the
+ *   documentation promises), so the hold cannot be kept there: the program
+ *   hung (tests/gpu/RESULTS.md, run 5).
  * SG-EXPECT: early-host-read
  * SG-GREP: ^SUMMARY: syncguard: early-host-read .*m_sync_copy_nonblocking_race
  */

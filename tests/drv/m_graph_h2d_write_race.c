@@ -12,61 +12,25 @@
 
 #include "sgtest.h"
 
-#define WORDS 4096u                     /* 16 KiB, four pages */
-#define BYTES (WORDS * sizeof(uint32_t))
-#define OLD 0x0badf00du                 /* the host buffer before the copy */
-#define NEW 0x5eed1234u                 /* what the copy delivers */
-
-static unsigned count_wrong(const volatile uint32_t *h, unsigned n, uint32_t want)
-{
-    unsigned wrong = 0;
-    for (unsigned i = 0; i < n; i++)
-        wrong += h[i] != want;
-    return wrong;
-}
-
-/* Device memory holding NEW and a pinned host buffer holding OLD, in the
- * current context, with no work pending. */
-static void buffers(CUdeviceptr *dev, uint32_t **host)
-{
-    SGT_CHECK(cuMemAlloc(dev, BYTES));
-    SGT_CHECK(cuMemsetD32(*dev, NEW, WORDS));
-    SGT_CHECK(cuCtxSynchronize());
-    SGT_CHECK(cuMemAllocHost((void **)host, BYTES));
-    for (unsigned i = 0; i < WORDS; i++)
-        (*host)[i] = OLD;
-}
-
-static int verdict(unsigned wrong, const char *when)
-{
-    printf("%s: %u of %u words wrong\n", when, wrong, WORDS);
-    if (wrong) {
-        printf("check: MISMATCH the read did not see the copied data\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
-}
-
 int main(void)
 {
     sgt_watchdog(60);
     CUcontext ctx = sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    buffers(&dev, &host);
+    sgt_buffers(&dev, &host);
     CUstream s;
     SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    for (unsigned i = 0; i < WORDS; i++)
-        host[i] = NEW;                  /* the source */
-    SGT_CHECK(cuMemsetD32(dev, 0, WORDS));
+    for (unsigned i = 0; i < SGT_WORDS; i++)
+        host[i] = SGT_NEW;                  /* the source */
+    SGT_CHECK(cuMemsetD32(dev, 0, SGT_WORDS));
     SGT_CHECK(cuCtxSynchronize());
     CUDA_MEMCPY3D p = { 0 };
     p.srcMemoryType = CU_MEMORYTYPE_HOST;
     p.srcHost = host;
     p.dstMemoryType = CU_MEMORYTYPE_DEVICE;
     p.dstDevice = dev;
-    p.WidthInBytes = BYTES;
+    p.WidthInBytes = SGT_BYTES;
     p.Height = 1;
     p.Depth = 1;
     CUgraph g;
@@ -78,9 +42,9 @@ int main(void)
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuGraphLaunch(exec, s));
     sgt_release_when_host_waits(hold);
-    ((volatile uint32_t *)host)[10] = OLD;     /* the race: the source is still being read */
+    ((volatile uint32_t *)host)[10] = SGT_OLD;     /* the race: the source is still being read */
     SGT_CHECK(cuStreamSynchronize(s));
-    static uint32_t back[WORDS];
-    SGT_CHECK(cuMemcpyDtoH(back, dev, BYTES));
-    return verdict(count_wrong(back, WORDS, NEW), "device copy of the source");
+    static uint32_t back[SGT_WORDS];
+    SGT_CHECK(cuMemcpyDtoH(back, dev, SGT_BYTES));
+    return sgt_verdict(SGT_COUNT_WRONG(back, SGT_WORDS, SGT_NEW), "device copy of the source");
 }

@@ -144,3 +144,24 @@ void sgt_watchdog(unsigned int seconds)
     sigaction(SIGALRM, &sa, NULL);
     alarm(seconds);
 }
+
+void sgt_buffers(CUdeviceptr *dev, uint32_t **host)
+{
+    SGT_CHECK(cuMemAlloc(dev, SGT_BYTES));
+    SGT_CHECK(cuMemsetD32(*dev, SGT_NEW, SGT_WORDS));
+    SGT_CHECK(cuCtxSynchronize());
+    SGT_CHECK(cuMemAllocHost((void **)host, SGT_BYTES));
+    for (unsigned i = 0; i < SGT_WORDS; i++)
+        (*host)[i] = SGT_OLD;
+}
+
+int sgt_verdict(unsigned wrong, const char *when)
+{
+    printf("%s: %u of %u words wrong\n", when, wrong, SGT_WORDS);
+    if (wrong) {
+        printf("check: MISMATCH the read did not see the copied data\n");
+        return 1;
+    }
+    printf("check: ok\n");
+    return 0;
+}

@@ -23,6 +23,7 @@
 #define SGTEST_H
 
 #include <cuda.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,6 +64,31 @@ int sgt_on_emulator(void);
  * wrong emulator or detector makes a test fail instead of hang.  It never
  * decides an outcome. */
 void sgt_watchdog(unsigned int seconds);
+
+/* The buffers most race tests copy through: SGT_WORDS 32-bit words of
+ * device memory holding SGT_NEW, and a pinned host buffer holding SGT_OLD
+ * that a device-to-host copy is to overwrite. */
+#define SGT_WORDS 4096u /* 16 KiB, four pages */
+#define SGT_BYTES (SGT_WORDS * sizeof(uint32_t))
+#define SGT_OLD 0x0badf00du /* the host buffer before the copy */
+#define SGT_NEW 0x5eed1234u /* what the copy delivers */
+
+/* Allocates and fills both, in the current context, with no work pending. */
+void sgt_buffers(CUdeviceptr *dev, uint32_t **host);
+/* How many of the first n words of h are not want. A macro, not a
+ * function: the loop reads the buffer, and that read is the access under
+ * test, which reports must place at the test's own line. */
+#define SGT_COUNT_WRONG(h, n, want)                                         \
+    ({                                                                      \
+        const volatile uint32_t *sgt_h_ = (h);                              \
+        unsigned sgt_wrong_ = 0;                                            \
+        for (unsigned sgt_i_ = 0; sgt_i_ < (unsigned)(n); sgt_i_++)         \
+            sgt_wrong_ += sgt_h_[sgt_i_] != (uint32_t)(want);               \
+        sgt_wrong_;                                                         \
+    })
+/* Prints "WHEN: N of SGT_WORDS words wrong" and the "check:" line; returns
+ * the exit status for main: 0 when no word was wrong. */
+int sgt_verdict(unsigned wrong, const char *when);
 
 #ifdef __cplusplus
 }

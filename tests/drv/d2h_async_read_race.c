@@ -9,6 +9,8 @@
  * SG-EXPECT: early-host-read
  * SG-GREP: ^SUMMARY: syncguard: early-host-read .*d2h_async_read_race
  */
+/* This program is also built, with SG_TWIN defined, as its twin
+ * d2h_sync_mode.c (the lines under #ifdef SG_TWIN are the twin's). */
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -5,6 +5,8 @@
  *
  * SG-EXPECT: silent
  */
+/* This program is also built, with SG_TWIN defined, as its twin
+ * d2h_verbose_log.c (the lines under #ifdef SG_TWIN are the twin's). */
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>

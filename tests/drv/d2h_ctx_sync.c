@@ -4,6 +4,8 @@
  *
  * SG-EXPECT: silent
  */
+/* This program is also built, with SG_TWIN defined, as its twin
+ * d2h_memcpy_async_generic_sync.c (the lines under #ifdef SG_TWIN are the twin's). */
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,12 +41,24 @@ int main(void)
         host[i] = OLD;
 
     sgt_hold *hold = sgt_hold_stream(s);
+#ifdef SG_TWIN /* d2h_memcpy_async_generic_sync */
+    SGT_CHECK(cuMemcpyAsync((CUdeviceptr)(uintptr_t)host, dev, BYTES, s));
+#else
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, s));
+#endif
     sgt_release_when_host_waits(hold);
+#ifdef SG_TWIN /* d2h_memcpy_async_generic_sync */
+    SGT_CHECK(cuStreamSynchronize(s));  /* waits for the copy: releases the hold */
+#else
     SGT_CHECK(cuCtxSynchronize());      /* waits for the copy: releases the hold */
+#endif
 
     unsigned wrong = count_wrong(host, NEW);
+#ifdef SG_TWIN /* d2h_memcpy_async_generic_sync */
+    printf("after cuStreamSynchronize: %u of %u words wrong\n", wrong, WORDS);
+#else
     printf("after cuCtxSynchronize: %u of %u words wrong\n", wrong, WORDS);
+#endif
     SGT_CHECK(cuMemFreeHost(host));
     SGT_CHECK(cuMemFree(dev));
     SGT_CHECK(cuStreamDestroy(s));

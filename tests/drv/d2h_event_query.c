@@ -8,6 +8,8 @@
  *
  * SG-EXPECT: silent
  */
+/* This program is also built, with SG_TWIN defined, as its twin
+ * d2h_stream_query.c (the lines under #ifdef SG_TWIN are the twin's). */
 #include <cuda.h>
 #include <sched.h>
 #include <stdint.h>
@@ -34,8 +36,11 @@ int main(void)
     sgt_init();
     CUstream s;
     SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+#ifdef SG_TWIN /* d2h_stream_query */
+#else
     CUevent ev;
     SGT_CHECK(cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
+#endif
     CUdeviceptr dev;
     SGT_CHECK(cuMemAlloc(&dev, BYTES));
     SGT_CHECK(cuMemsetD32(dev, NEW, WORDS));
@@ -47,25 +52,44 @@ int main(void)
 
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, s));
+#ifdef SG_TWIN /* d2h_stream_query */
+    CUresult r = cuStreamQuery(s);      /* held: cannot be complete */
+#else
     SGT_CHECK(cuEventRecord(ev, s));
     CUresult r = cuEventQuery(ev);      /* held: cannot be complete */
+#endif
     if (r != CUDA_ERROR_NOT_READY) {
+#ifdef SG_TWIN /* d2h_stream_query */
+        printf("cuStreamQuery answered %d while the copy was held\n", (int)r);
+#else
         printf("cuEventQuery answered %d while the copy was held\n", (int)r);
+#endif
         return 2;
     }
     sgt_release(hold);
     unsigned long polls = 1;
+#ifdef SG_TWIN /* d2h_stream_query */
+    while ((r = cuStreamQuery(s)) == CUDA_ERROR_NOT_READY) {
+#else
     while ((r = cuEventQuery(ev)) == CUDA_ERROR_NOT_READY) {
+#endif
         polls++;
         sched_yield();
     }
     SGT_CHECK(r);
 
     unsigned wrong = count_wrong(host, NEW);
+#ifdef SG_TWIN /* d2h_stream_query */
+    printf("after %lu cuStreamQuery calls: %u of %u words wrong\n", polls, wrong, WORDS);
+#else
     printf("after %lu cuEventQuery calls: %u of %u words wrong\n", polls, wrong, WORDS);
+#endif
     SGT_CHECK(cuMemFreeHost(host));
     SGT_CHECK(cuMemFree(dev));
+#ifdef SG_TWIN /* d2h_stream_query */
+#else
     SGT_CHECK(cuEventDestroy(ev));
+#endif
     SGT_CHECK(cuStreamDestroy(s));
     if (wrong) {
         printf("check: MISMATCH the read after a successful query did not see the copied data\n");

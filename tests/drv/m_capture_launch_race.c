@@ -5,6 +5,8 @@
  * SG-EXPECT: early-host-read
  * SG-GREP: ^SUMMARY: syncguard: early-host-read .*m_capture_launch_race
  */
+/* This program is also built, with SG_TWIN defined, as its twin
+ * m_capture_launch_sync_ok.c (the lines under #ifdef SG_TWIN are the twin's). */
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,5 +31,10 @@ int main(void)
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuGraphLaunch(exec, s));
     sgt_release_when_host_waits(hold);
+#ifdef SG_TWIN /* m_capture_launch_sync_ok */
+    SGT_CHECK(cuStreamSynchronize(s));
+    return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after cuGraphLaunch and cuStreamSynchronize");
+#else
     return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "read after cuGraphLaunch, before synchronizing");
+#endif
 }

@@ -4,30 +4,7 @@
  *
  * SG-EXPECT: silent
  */
-#include <cuda.h>
-#include <stdint.h>
-#include <stdio.h>
-
-#include "sgtest.h"
-
-int main(void)
-{
-    sgt_watchdog(60);
-    sgt_init();
-    CUdeviceptr dev;
-    uint32_t *host;
-    sgt_buffers(&dev, &host);
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUgraph g;
-    CUgraphExec exec;
-    SGT_CHECK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
-    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, s));  /* recorded, not run */
-    SGT_CHECK(cuStreamEndCapture(s, &g));
-    SGT_CHECK(cuGraphInstantiate(&exec, g, 0));
-    sgt_hold *hold = sgt_hold_stream(s);
-    SGT_CHECK(cuGraphLaunch(exec, s));
-    sgt_release_when_host_waits(hold);
-    SGT_CHECK(cuStreamSynchronize(s));
-    return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after cuGraphLaunch and cuStreamSynchronize");
-}
+/* The twin of m_capture_launch_race: the same program, with the lines under
+ * #ifdef SG_TWIN there. */
+#define SG_TWIN 1
+#include "m_capture_launch_race.c"

@@ -7,6 +7,8 @@
  * SG-GREP: ^SUMMARY: syncguard: early-host-read .*m_devices_sync_other_race
  * SG-EMU-ONLY
  */
+/* This program is also built, with SG_TWIN defined, as its twin
+ * m_devices_sync_ok.c (the lines under #ifdef SG_TWIN are the twin's). */
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,9 +32,18 @@ int main(void)
     SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, s));
+#ifdef SG_TWIN /* m_devices_sync_ok */
+    (void)ctx0;
+#else
     SGT_CHECK(cuCtxPushCurrent(ctx0));
     SGT_CHECK(cuCtxSynchronize());      /* device 0: idle */
     SGT_CHECK(cuCtxPopCurrent(NULL));
+#endif
     sgt_release_when_host_waits(hold);
+#ifdef SG_TWIN /* m_devices_sync_ok */
+    SGT_CHECK(cuCtxSynchronize());      /* device 1's context, current */
+    return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after cuCtxSynchronize of device 1");
+#else
     return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after cuCtxSynchronize of device 0");
+#endif
 }

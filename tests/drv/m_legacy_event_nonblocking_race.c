@@ -7,6 +7,8 @@
  * SG-EXPECT: early-host-read
  * SG-GREP: ^SUMMARY: syncguard: early-host-read .*m_legacy_event_nonblocking_race
  */
+/* This program is also built, with SG_TWIN defined, as its twin
+ * m_legacy_event_blocking_ok.c (the lines under #ifdef SG_TWIN are the twin's). */
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,14 +25,24 @@ int main(void)
     CUdeviceptr scratch;
     SGT_CHECK(cuMemAlloc(&scratch, 64));
     CUstream a;
+#ifdef SG_TWIN /* m_legacy_event_blocking_ok */
+    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_DEFAULT));
+#else
     SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
+#endif
     CUevent e;
     SGT_CHECK(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
     sgt_hold *hold = sgt_hold_stream(a);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, a));
     SGT_CHECK(cuMemsetD8Async(scratch, 0, 64, NULL));   /* legacy stream */
     SGT_CHECK(cuEventRecord(e, NULL));
-    SGT_CHECK(cuEventSynchronize(e));
+#ifdef SG_TWIN /* m_legacy_event_blocking_ok */
     sgt_release_when_host_waits(hold);
+#endif
+    SGT_CHECK(cuEventSynchronize(e));
+#ifdef SG_TWIN /* m_legacy_event_blocking_ok */
+#else
+    sgt_release_when_host_waits(hold);
+#endif
     return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after synchronizing a legacy-stream event");
 }

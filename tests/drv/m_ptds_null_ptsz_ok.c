@@ -7,37 +7,7 @@
  *
  * SG-EXPECT: silent
  */
-#include <cuda.h>
-#include <stdint.h>
-#include <stdio.h>
-
-#include "sgtest.h"
-
-typedef CUresult (*dtoh_async_fn)(void *, CUdeviceptr, size_t, CUstream);
-typedef CUresult (*stream_sync_fn)(CUstream);
-
-/* The per-thread (_ptsz) flavour, as a runtime built for per-thread
- * default streams looks it up. */
-static void *per_thread_fn(const char *name)
-{
-    void *fn = NULL;
-    CUdriverProcAddressQueryResult st;
-    SGT_CHECK(cuGetProcAddress(name, &fn, 12000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &st));
-    SGT_EXPECT(st == CU_GET_PROC_ADDRESS_SUCCESS && fn);
-    return fn;
-}
-
-int main(void)
-{
-    sgt_watchdog(60);
-    sgt_init();
-    CUdeviceptr dev;
-    uint32_t *host;
-    sgt_buffers(&dev, &host);
-    dtoh_async_fn dtoh_async = (dtoh_async_fn)per_thread_fn("cuMemcpyDtoHAsync");
-    sgt_hold *hold = sgt_hold_stream(CU_STREAM_PER_THREAD);
-    SGT_CHECK(dtoh_async(host, dev, SGT_BYTES, NULL));      /* the per-thread stream */
-    sgt_release_when_host_waits(hold);
-    SGT_CHECK(cuStreamSynchronize(CU_STREAM_PER_THREAD));
-    return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after cuStreamSynchronize(CU_STREAM_PER_THREAD)");
-}
+/* The twin of m_ptds_null_ptsz_race: the same program, with the lines under
+ * #ifdef SG_TWIN there. */
+#define SG_TWIN 1
+#include "m_ptds_null_ptsz_race.c"

@@ -6,6 +6,8 @@
  * SG-EXPECT: early-host-read
  * SG-GREP: ^SUMMARY: syncguard: early-host-read .*m_ptds_null_ptsz_race
  */
+/* This program is also built, with SG_TWIN defined, as its twin
+ * m_ptds_null_ptsz_ok.c (the lines under #ifdef SG_TWIN are the twin's). */
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,12 +36,23 @@ int main(void)
     uint32_t *host;
     sgt_buffers(&dev, &host);
     dtoh_async_fn dtoh_async = (dtoh_async_fn)per_thread_fn("cuMemcpyDtoHAsync");
+#ifdef SG_TWIN /* m_ptds_null_ptsz_ok */
+#else
     stream_sync_fn stream_sync = (stream_sync_fn)per_thread_fn("cuStreamSynchronize");
     CUstream b;
     SGT_CHECK(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+#endif
     sgt_hold *hold = sgt_hold_stream(CU_STREAM_PER_THREAD);
     SGT_CHECK(dtoh_async(host, dev, SGT_BYTES, NULL));      /* the per-thread stream */
+#ifdef SG_TWIN /* m_ptds_null_ptsz_ok */
+#else
     SGT_CHECK(stream_sync(b));
+#endif
     sgt_release_when_host_waits(hold);
+#ifdef SG_TWIN /* m_ptds_null_ptsz_ok */
+    SGT_CHECK(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+    return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after cuStreamSynchronize(CU_STREAM_PER_THREAD)");
+#else
     return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after cuStreamSynchronize_ptsz(unrelated stream)");
+#endif
 }

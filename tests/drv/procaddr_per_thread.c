@@ -7,6 +7,8 @@
  *
  * SG-EXPECT: early-host-read
  */
+/* This program is also built, with SG_TWIN defined, as its twin
+ * procaddr_per_thread_sync.c (the lines under #ifdef SG_TWIN are the twin's). */
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,7 +63,14 @@ int main(void)
     sgt_hold *hold = sgt_hold_stream(CU_STREAM_PER_THREAD);
     SGT_CHECK(memcpy_dtoh_async(host, dev, BYTES, NULL));  /* the per-thread stream */
     sgt_release_when_host_waits(hold);
+#ifdef SG_TWIN /* procaddr_per_thread_sync */
+    SGT_CHECK(stream_synchronize(NULL)); /* per-thread: waits for the copy */
+#endif
 
+#ifdef SG_TWIN /* procaddr_per_thread_sync */
+    unsigned wrong = count_wrong(host, NEW);
+    printf("after cuStreamSynchronize_ptsz(NULL): %u of %u words wrong\n", wrong, WORDS);
+#else
     /* The race: nothing tells the host that the copy is done. */
     unsigned early = count_wrong(host, NEW);
 
@@ -69,10 +78,16 @@ int main(void)
     unsigned late = count_wrong(host, NEW);
     printf("early read: %u of %u words wrong; after cuStreamSynchronize_ptsz(NULL): %u\n", early,
            WORDS, late);
+#endif
     SGT_CHECK(cuMemFreeHost(host));
     SGT_CHECK(cuMemFree(dev));
+#ifdef SG_TWIN /* procaddr_per_thread_sync */
+    if (wrong) {
+        printf("check: MISMATCH the synchronized read did not see the copied data\n");
+#else
     if (early || late) {
         printf("check: MISMATCH the early read saw data the copy had not delivered yet\n");
+#endif
         return 1;
     }
     printf("check: ok\n");

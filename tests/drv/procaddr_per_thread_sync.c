@@ -7,70 +7,7 @@
  *
  * SG-EXPECT: silent
  */
-#include <cuda.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#include "sgtest.h"
-
-#define WORDS 4096u                     /* 16 KiB, four pages */
-#define BYTES (WORDS * sizeof(uint32_t))
-#define OLD 0x0badf00du                 /* the host buffer before the copy */
-#define NEW 0x5eed1234u                 /* what the copy delivers */
-
-typedef CUresult (*dtoh_async_fn)(void *, CUdeviceptr, size_t, CUstream);
-typedef CUresult (*stream_sync_fn)(CUstream);
-
-static void *lookup_per_thread(const char *name)
-{
-    void *fn = NULL;
-    CUdriverProcAddressQueryResult status;
-    SGT_CHECK(cuGetProcAddress(name, &fn, 7000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
-                               &status));
-    if (status != CU_GET_PROC_ADDRESS_SUCCESS || !fn) {
-        fprintf(stderr, "cuGetProcAddress(%s): status %d\n", name, (int)status);
-        exit(2);
-    }
-    return fn;
-}
-
-static unsigned count_wrong(const volatile uint32_t *h, uint32_t want)
-{
-    unsigned wrong = 0;
-    for (unsigned i = 0; i < WORDS; i++)
-        wrong += h[i] != want;
-    return wrong;
-}
-
-int main(void)
-{
-    sgt_watchdog(60);
-    sgt_init();
-    dtoh_async_fn memcpy_dtoh_async = (dtoh_async_fn)lookup_per_thread("cuMemcpyDtoHAsync");
-    stream_sync_fn stream_synchronize = (stream_sync_fn)lookup_per_thread("cuStreamSynchronize");
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD32(dev, NEW, WORDS));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copy below is pending */
-    uint32_t *host;
-    SGT_CHECK(cuMemAllocHost((void **)&host, BYTES));
-    for (unsigned i = 0; i < WORDS; i++)
-        host[i] = OLD;
-
-    sgt_hold *hold = sgt_hold_stream(CU_STREAM_PER_THREAD);
-    SGT_CHECK(memcpy_dtoh_async(host, dev, BYTES, NULL));  /* the per-thread stream */
-    sgt_release_when_host_waits(hold);
-    SGT_CHECK(stream_synchronize(NULL)); /* per-thread: waits for the copy */
-
-    unsigned wrong = count_wrong(host, NEW);
-    printf("after cuStreamSynchronize_ptsz(NULL): %u of %u words wrong\n", wrong, WORDS);
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
-    if (wrong) {
-        printf("check: MISMATCH the synchronized read did not see the copied data\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
-}
+/* The twin of procaddr_per_thread: the same program, with the lines under
+ * #ifdef SG_TWIN there. */
+#define SG_TWIN 1
+#include "procaddr_per_thread.c"

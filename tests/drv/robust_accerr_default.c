@@ -9,10 +9,15 @@
  * SG-EXIT: 139
  * SG-NO-CHECK
  */
+/* This program is also built, with SG_TWIN defined, as its twin
+ * robust_null_deref.c (the lines under #ifdef SG_TWIN are the twin's). */
 #include <cuda.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef SG_TWIN /* robust_null_deref */
+#else
 #include <sys/mman.h>
+#endif
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -37,16 +42,30 @@ int main(void)
     memset(host, 0, BYTES);
     sgt_hold_stream(s);                 /* never released: the copy stays in flight */
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, s));
+#ifdef SG_TWIN /* robust_null_deref */
+#else
     volatile int *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_NONE,
                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) {
         perror("mmap");
         return 2;
     }
+#endif
 
+#ifdef SG_TWIN /* robust_null_deref */
+    printf("dereferencing NULL\n");
+#else
     printf("reading a PROT_NONE page\n");
+#endif
     fflush(stdout);
+#ifdef SG_TWIN /* robust_null_deref */
+    volatile int *volatile p = NULL;
+#endif
     int v = *p;
+#ifdef SG_TWIN /* robust_null_deref */
+    printf("still alive after dereferencing NULL (read %d)\n", v);
+#else
     printf("still alive after reading a PROT_NONE page (read %d)\n", v);
+#endif
     return 0;
 }

@@ -26,11 +26,32 @@ static void async_copy_accepted(const char *api, CUstream s, int per_thread, uin
         sg_note_stream_work(s, per_thread);
 }
 
-#define ASYNC_COPY(symbol, api, per_thread, dst_host, src_host)                      \
+/* An async copy from the device into pageable memory "will return only
+ * once the copy has completed" (API synchronization behavior): like a
+ * synchronous one, its return shows the stream's earlier work done. */
+static int to_pageable(uintptr_t dst, uintptr_t src, size_t n, int dst_known_host)
+{
+    if (!sg_observe_needed() || sg_pinned_lookup(dst, n, NULL))
+        return 0;
+    if (dst_known_host)
+        return 1;
+    return sg_is_host_pointer(dst) && !sg_is_host_pointer(src);
+}
+
+#define ASYNC_COPY(symbol, api, per_thread, dst_host, src_host, dst_known_host)      \
     SG_WRAPPER(symbol)(COPY_PARAMS)                                                  \
     {                                                                                \
         if (!SG_ENTER())                                                             \
             return SG_FORWARD(symbol, COPY_ARGS);                                    \
+        if ((dst_host) && to_pageable(dst_host, src_host, n, dst_known_host)) {      \
+            struct sg_vc seen = { 0 };                                               \
+            struct sg_sync_site site = SG_SYNC_SITE(api, SG_SYNC_COPY, NULL);        \
+            sg_sync_site_stream(&site, hStream, per_thread);                         \
+            sg_snapshot_sync_op(hStream, per_thread, &seen);                         \
+            CUresult r = SG_FORWARD(symbol, COPY_ARGS);                              \
+            sg_observe_if(r == CUDA_SUCCESS, &seen, &site);                          \
+            return r;                                                                \
+        }                                                                            \
         CUresult r = SG_FORWARD(symbol, COPY_ARGS);                                  \
         if (r == CUDA_SUCCESS)                                                       \
             async_copy_accepted(api, hStream, per_thread, dst_host, src_host, n);    \
@@ -39,22 +60,22 @@ static void async_copy_accepted(const char *api, CUstream s, int per_thread, uin
 
 #define COPY_PARAMS CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream hStream
 #define COPY_ARGS dst, src, n, hStream
-ASYNC_COPY(cuMemcpyAsync, "cuMemcpyAsync", 0, dst, src)
-ASYNC_COPY(cuMemcpyAsync_ptsz, "cuMemcpyAsync", 1, dst, src)
+ASYNC_COPY(cuMemcpyAsync, "cuMemcpyAsync", 0, dst, src, 0)
+ASYNC_COPY(cuMemcpyAsync_ptsz, "cuMemcpyAsync", 1, dst, src, 0)
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
 #define COPY_PARAMS void *dst, CUdeviceptr src, size_t n, CUstream hStream
 #define COPY_ARGS dst, src, n, hStream
-ASYNC_COPY(cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync", 0, (uintptr_t)dst, 0)
-ASYNC_COPY(cuMemcpyDtoHAsync_v2_ptsz, "cuMemcpyDtoHAsync", 1, (uintptr_t)dst, 0)
+ASYNC_COPY(cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync", 0, (uintptr_t)dst, 0, 1)
+ASYNC_COPY(cuMemcpyDtoHAsync_v2_ptsz, "cuMemcpyDtoHAsync", 1, (uintptr_t)dst, 0, 1)
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
 #define COPY_PARAMS CUdeviceptr dst, const void *src, size_t n, CUstream hStream
 #define COPY_ARGS dst, src, n, hStream
-ASYNC_COPY(cuMemcpyHtoDAsync_v2, "cuMemcpyHtoDAsync", 0, 0, (uintptr_t)src)
-ASYNC_COPY(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", 1, 0, (uintptr_t)src)
+ASYNC_COPY(cuMemcpyHtoDAsync_v2, "cuMemcpyHtoDAsync", 0, 0, (uintptr_t)src, 0)
+ASYNC_COPY(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", 1, 0, (uintptr_t)src, 0)
 #undef COPY_PARAMS
 #undef COPY_ARGS
 

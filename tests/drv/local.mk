@@ -72,6 +72,8 @@ DRV_TESTBINS = \
 	drv/m_legacy_then_blocking_ok \
 	drv/m_legacy_then_blocking_writevalue_ok \
 	drv/m_legacy_then_nonblocking_race \
+	drv/m_pageable_d2h_async_ok \
+	drv/m_pageable_d2h_async_race \
 	drv/m_peer_copy_ok \
 	drv/m_ptds_legacy_ok \
 	drv/m_ptds_null_ptsz_ok \
@@ -190,6 +192,8 @@ DRV_SOURCES = \
 	drv/m_legacy_then_blocking_ok.c \
 	drv/m_legacy_then_blocking_writevalue_ok.c \
 	drv/m_legacy_then_nonblocking_race.c \
+	drv/m_pageable_d2h_async_ok.c \
+	drv/m_pageable_d2h_async_race.c \
 	drv/m_peer_copy_ok.c \
 	drv/m_ptds_legacy_ok.c \
 	drv/m_ptds_null_ptsz_ok.c \

@@ -67,6 +67,12 @@ static void reason(char *buf, size_t len, const struct sg_sync_site *s, const st
     case SG_SYNC_CONTEXT:
         snprintf(buf, len, "the copy belongs to another context (%p)", (void *)c->stream.ctx);
         return;
+    case SG_SYNC_HOST_FN:
+        if (s->stream.idx == 0) { /* a host node of a graph: no stream of its own */
+            snprintf(buf, len, "the copy was not part of that graph's launch before it");
+            return;
+        }
+        /* fall through: a host function on a stream orders like the stream */
     default:
         sg_describe_stream(theirs, sizeof theirs, &s->stream);
         if (s->stream.idx == c->stream.idx)
@@ -85,6 +91,13 @@ static const char *what(const struct sg_sync_site *s, char *buf, size_t len)
         break;
     case SG_SYNC_CONTEXT:
         snprintf(buf, len, "context %p", (void *)s->handle);
+        break;
+    case SG_SYNC_HOST_FN:
+        if (s->stream.idx == 0) {
+            snprintf(buf, len, "a host node of graph %p", (void *)s->handle);
+            break;
+        }
+        sg_describe_stream(buf, len, &s->stream);
         break;
     default:
         sg_describe_stream(buf, len, &s->stream);

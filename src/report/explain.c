@@ -72,7 +72,8 @@ static void reason(char *buf, size_t len, const struct sg_sync_site *s, const st
             snprintf(buf, len, "the copy was not part of that graph's launch before it");
             return;
         }
-        /* fall through: a host function on a stream orders like the stream */
+        /* A host function on a stream orders like the stream. */
+        __attribute__((fallthrough));
     default:
         sg_describe_stream(theirs, sizeof theirs, &s->stream);
         if (s->stream.idx == c->stream.idx)

@@ -68,7 +68,7 @@ void sg_vc_join(struct sg_vc *dst, const struct sg_vc *src)
 void sg_vc_copy(struct sg_vc *dst, const struct sg_vc *src)
 {
     dst->n = 0;
-    if (reserve(dst, src->n) < 0)
+    if (src->n == 0 || reserve(dst, src->n) < 0)
         return;
     memcpy(dst->e, src->e, src->n * sizeof src->e[0]);
     dst->n = src->n;

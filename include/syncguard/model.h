@@ -73,11 +73,6 @@ void sg_event_recorded(CUevent e, const struct sg_vc *captured);
 void sg_event_snapshot(CUevent e, struct sg_vc *out);
 void sg_event_destroyed(CUevent e);
 
-/* ---- host observation (model/observe.c) ---- */
-/* The host observed completion of everything in vc: copies it covers are
- * released (their pages open). Takes sg_model_lock. */
-void sg_observe(const struct sg_vc *vc);
-
 /* The current context, from the driver (not wrapped). */
 CUcontext sg_current_ctx(void);
 

@@ -16,7 +16,6 @@ void sg_snapshot_stream(CUstream s, int per_thread, struct sg_vc *out);
 /* For an operation the call itself enqueues and waits for (sync copies). */
 void sg_snapshot_sync_op(CUstream s, int per_thread, struct sg_vc *out);
 void sg_snapshot_event(CUevent e, struct sg_vc *out);
-void sg_snapshot_current_ctx(struct sg_vc *out);
 void sg_snapshot_ctx(CUcontext ctx, struct sg_vc *out);
 /* Every stream of every context. */
 void sg_snapshot_all(struct sg_vc *out);

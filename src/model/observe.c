@@ -50,11 +50,6 @@ void sg_snapshot_event(CUevent e, struct sg_vc *out)
     sg_unlock(&sg_model_lock);
 }
 
-void sg_snapshot_current_ctx(struct sg_vc *out)
-{
-    sg_snapshot_ctx(sg_current_ctx(), out);
-}
-
 void sg_snapshot_all(struct sg_vc *out)
 {
     sg_lock(&sg_model_lock);

@@ -121,17 +121,55 @@ struct sg_copy *sg_copies_find(uintptr_t addr, int is_write, int *page_guarded)
     return best;
 }
 
-void sg_copy_release(struct sg_copy *c)
+/* Frees a copy's slot and event; its pages are the caller's to update. */
+static void forget_copy(struct sg_copy *c)
 {
-    uintptr_t lo = c->pg_lo, hi = c->pg_hi;
     sg_event_pool_put(c->stream.ctx, c->event);
     c->event = NULL;
     slot_free(c);
+}
+
+void sg_copy_release(struct sg_copy *c)
+{
+    uintptr_t lo = c->pg_lo, hi = c->pg_hi;
+    forget_copy(c);
     sg_guard_update(lo, hi);
+}
+
+/* Page ranges whose guards one observation released, merged where they
+ * touch, so that copies into neighbouring buffers (a batch and its labels)
+ * are opened by one mprotect call, not one each. */
+#define RELEASED_MAX 32
+
+struct released {
+    int n;
+    uintptr_t lo[RELEASED_MAX], hi[RELEASED_MAX];
+};
+
+static void update_released(struct released *r)
+{
+    for (int i = 0; i < r->n; i++)
+        sg_guard_update(r->lo[i], r->hi[i]);
+    r->n = 0;
+}
+
+static void add_released(struct released *r, uintptr_t lo, uintptr_t hi)
+{
+    for (int i = 0; i < r->n; i++)
+        if (lo <= r->hi[i] && hi >= r->lo[i]) { /* overlapping or adjacent */
+            r->lo[i] = lo < r->lo[i] ? lo : r->lo[i];
+            r->hi[i] = hi > r->hi[i] ? hi : r->hi[i];
+            return;
+        }
+    if (r->n == RELEASED_MAX)
+        update_released(r);
+    r->lo[r->n] = lo, r->hi[r->n] = hi;
+    r->n++;
 }
 
 void sg_copies_release_covered(const struct sg_vc *vc)
 {
+    struct released r = { 0 };
     for (uint32_t i = 0; i < nactive;) {
         struct sg_copy *c = &slots[active[i]];
         /* A copy the fault handler is synchronizing is released by it. */
@@ -139,11 +177,13 @@ void sg_copies_release_covered(const struct sg_vc *vc)
             if (sg_opt.verbosity >= 2)
                 sg_log_printf("==%d==syncguard: copy #%llu observed complete\n", (int)getpid(),
                               (unsigned long long)c->id);
-            sg_copy_release(c); /* moves the last active slot into position i */
+            add_released(&r, c->pg_lo, c->pg_hi);
+            forget_copy(c); /* moves the last active slot into position i */
         } else {
             i++;
         }
     }
+    update_released(&r);
 }
 
 static CUstream driver_handle(CUstream h, int per_thread)

@@ -12,9 +12,9 @@
  * bookkeeping cannot matter to any copy, and shims skip them. */
 int sg_observe_needed(void);
 
-void sg_snapshot_stream(CUstream s, int per_thread, struct sg_vc *out);
-/* For an operation the call itself enqueues and waits for (sync copies). */
-void sg_snapshot_sync_op(CUstream s, int per_thread, struct sg_vc *out);
+/* What waiting for s now covers; *info (if not NULL) describes s. */
+void sg_snapshot_stream(CUstream s, int per_thread, struct sg_vc *out,
+                        struct sg_stream_info *info);
 void sg_snapshot_event(CUevent e, struct sg_vc *out);
 void sg_snapshot_ctx(CUcontext ctx, struct sg_vc *out);
 /* Every stream of every context. */
@@ -50,8 +50,17 @@ struct sg_sync_site {
 /* If ok, releases the copies vc covers and remembers the site; frees vc
  * either way. site may be NULL. */
 void sg_observe_if(int ok, struct sg_vc *vc, struct sg_sync_site *site);
-/* The stream part of a site (for stream targets); lock not held. */
-void sg_sync_site_stream(struct sg_sync_site *site, CUstream s, int per_thread);
+/* An operation the host is about to enqueue on s and will see done: a
+ * synchronous copy (the call returns when it is), an async copy into
+ * pageable memory (likewise), a host function (when it starts). Begin
+ * before enqueuing it; end when it is done (ok) or failed to enqueue. */
+struct sg_sync_op {
+    struct sg_vc covered;
+    struct sg_sync_site site;
+};
+void sg_sync_op_begin(struct sg_sync_op *op, const char *api, int target, CUstream s,
+                      int per_thread);
+void sg_sync_op_end(struct sg_sync_op *op, int ok);
 /* With sg_model_lock held: the serial of the latest observation, and the
  * newest sites later than a serial (newest first). Signal-safe. */
 uint64_t sg_sync_serial(void);

@@ -44,12 +44,10 @@ static int to_pageable(uintptr_t dst, uintptr_t src, size_t n, int dst_known_hos
         if (!SG_ENTER())                                                             \
             return SG_FORWARD(symbol, COPY_ARGS);                                    \
         if ((dst_host) && to_pageable(dst_host, src_host, n, dst_known_host)) {      \
-            struct sg_vc seen = { 0 };                                               \
-            struct sg_sync_site site = SG_SYNC_SITE(api, SG_SYNC_COPY, NULL);        \
-            sg_sync_site_stream(&site, hStream, per_thread);                         \
-            sg_snapshot_sync_op(hStream, per_thread, &seen);                         \
+            struct sg_sync_op op;                                                    \
+            sg_sync_op_begin(&op, api, SG_SYNC_COPY, hStream, per_thread);          \
             CUresult r = SG_FORWARD(symbol, COPY_ARGS);                              \
-            sg_observe_if(r == CUDA_SUCCESS, &seen, &site);                          \
+            sg_sync_op_end(&op, r == CUDA_SUCCESS);                                  \
             return r;                                                                \
         }                                                                            \
         CUresult r = SG_FORWARD(symbol, COPY_ARGS);                                  \
@@ -86,18 +84,12 @@ ASYNC_COPY(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", 1, 0, (uintptr_t)src,
 #define SYNC_COPY(symbol, per_thread, has_host_side, api)                          \
     SG_WRAPPER(symbol)(COPY_PARAMS)                                            \
     {                                                                          \
-        if (!SG_ENTER() || !sg_observe_needed())                               \
+        if (!SG_ENTER() || !sg_observe_needed() || !(has_host_side))           \
             return SG_FORWARD(symbol, COPY_ARGS);                              \
-        struct sg_vc seen = { 0 };                                             \
-        struct sg_sync_site site = SG_SYNC_SITE(api, SG_SYNC_COPY, NULL);      \
-        int host = (has_host_side);                                              \
-        if (host) {                                                            \
-            sg_sync_site_stream(&site, NULL, per_thread);                      \
-            sg_snapshot_sync_op(NULL, per_thread, &seen);                      \
-        }                                                                      \
+        struct sg_sync_op op;                                                  \
+        sg_sync_op_begin(&op, api, SG_SYNC_COPY, NULL, per_thread);            \
         CUresult r = SG_FORWARD(symbol, COPY_ARGS);                            \
-        if (host)                                                              \
-            sg_observe_if(r == CUDA_SUCCESS, &seen, &site);                    \
+        sg_sync_op_end(&op, r == CUDA_SUCCESS);                                \
         return r;                                                              \
     }
 

@@ -192,12 +192,10 @@ static int completes_on_return(int dst_host, uintptr_t src_host)
     {                                                                          \
         if (!SG_ENTER() || !sg_observe_needed() || !(done_expr))               \
             return SG_FORWARD(symbol, __VA_ARGS__);                            \
-        struct sg_vc seen = { 0 };                                             \
-        struct sg_sync_site site = SG_SYNC_SITE(api, SG_SYNC_COPY, NULL);      \
-        sg_sync_site_stream(&site, NULL, per_thread);                          \
-        sg_snapshot_sync_op(NULL, per_thread, &seen);                          \
+        struct sg_sync_op op;                                                  \
+        sg_sync_op_begin(&op, api, SG_SYNC_COPY, NULL, per_thread);            \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
-        sg_observe_if(r == CUDA_SUCCESS, &seen, &site);                        \
+        sg_sync_op_end(&op, r == CUDA_SUCCESS);                                \
         return r;                                                              \
     }
 

@@ -18,8 +18,7 @@ struct trampoline {
     CUhostFn fn;
     CUstreamCallback cb;
     void *data;
-    struct sg_vc covered;
-    struct sg_sync_site site;
+    struct sg_sync_op op;
 };
 
 /* The function is about to be enqueued: what its start will show. */
@@ -30,23 +29,20 @@ static struct trampoline *prepare(CUstream s, int per_thread, const char *api)
     struct trampoline *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    struct sg_sync_site site = SG_SYNC_SITE(api, SG_SYNC_HOST_FN, s);
-    t->site = site;
-    sg_sync_site_stream(&t->site, s, per_thread);
-    sg_snapshot_sync_op(s, per_thread, &t->covered);
+    sg_sync_op_begin(&t->op, api, SG_SYNC_HOST_FN, s, per_thread);
     return t;
 }
 
 static void discard(struct trampoline *t)
 {
-    sg_vc_free(&t->covered);
+    sg_vc_free(&t->op.covered);
     free(t);
 }
 
 static void CUDA_CB run_host_fn(void *arg)
 {
     struct trampoline *t = arg;
-    sg_observe_if(1, &t->covered, &t->site);
+    sg_sync_op_end(&t->op, 1);
     t->fn(t->data);
     free(t);
 }
@@ -54,7 +50,7 @@ static void CUDA_CB run_host_fn(void *arg)
 static void CUDA_CB run_callback(CUstream s, CUresult status, void *arg)
 {
     struct trampoline *t = arg;
-    sg_observe_if(status == CUDA_SUCCESS, &t->covered, &t->site);
+    sg_sync_op_end(&t->op, status == CUDA_SUCCESS);
     t->cb(s, status, t->data);
     free(t);
 }

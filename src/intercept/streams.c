@@ -47,8 +47,7 @@ SG_WRAPPER(cuStreamDestroy_v2)(CUstream h)
             return SG_FORWARD(symbol, h);                       \
         struct sg_vc seen = { 0 };                              \
         struct sg_sync_site site = SG_SYNC_SITE(api, SG_SYNC_STREAM, h); \
-        sg_sync_site_stream(&site, h, per_thread);              \
-        sg_snapshot_stream(h, per_thread, &seen);               \
+        sg_snapshot_stream(h, per_thread, &seen, &site.stream); \
         CUresult r = SG_FORWARD(symbol, h);                     \
         sg_observe_if(r == CUDA_SUCCESS, &seen, &site);         \
         return r;                                               \

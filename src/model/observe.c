@@ -19,12 +19,15 @@ int sg_observe_needed(void)
     return sg_copies_active_count() != 0;
 }
 
-void sg_snapshot_stream(CUstream s, int per_thread, struct sg_vc *out)
+void sg_snapshot_stream(CUstream s, int per_thread, struct sg_vc *out,
+                        struct sg_stream_info *info_out)
 {
     sg_lock(&sg_model_lock);
     struct sg_stream *st = sg_stream_get(s, per_thread);
     struct sg_stream_info info;
     sg_stream_info(st, &info);
+    if (info_out)
+        *info_out = info;
     /* Waiting for the legacy stream waits like an operation enqueued on it
      * would: for the earlier work of every blocking stream too (measured on
      * the GPU: tests/gpu/probe_legacy_sync.c). */
@@ -34,13 +37,23 @@ void sg_snapshot_stream(CUstream s, int per_thread, struct sg_vc *out)
     sg_unlock(&sg_model_lock);
 }
 
-void sg_snapshot_sync_op(CUstream s, int per_thread, struct sg_vc *out)
+void sg_sync_op_begin(struct sg_sync_op *op, const char *api, int target, CUstream s,
+                      int per_thread)
 {
+    struct sg_sync_site site = SG_SYNC_SITE(api, target, s);
+    op->site = site;
+    op->covered = (struct sg_vc){ 0 };
     sg_lock(&sg_model_lock);
     struct sg_stream *st = sg_stream_get(s, per_thread);
-    sg_stream_enqueue(st);
-    sg_stream_snapshot(st, out);
+    sg_stream_info(st, &op->site.stream);
+    sg_stream_enqueue(st); /* the operation itself */
+    sg_stream_snapshot(st, &op->covered);
     sg_unlock(&sg_model_lock);
+}
+
+void sg_sync_op_end(struct sg_sync_op *op, int ok)
+{
+    sg_observe_if(ok, &op->covered, &op->site);
 }
 
 void sg_snapshot_event(CUevent e, struct sg_vc *out)
@@ -89,13 +102,6 @@ static void remember(struct sg_sync_site *site)
     sg_lock(&sg_model_lock);
     site->serial = ++last_serial;
     sites[site->serial % SITES] = *site;
-    sg_unlock(&sg_model_lock);
-}
-
-void sg_sync_site_stream(struct sg_sync_site *site, CUstream s, int per_thread)
-{
-    sg_lock(&sg_model_lock);
-    sg_stream_info(sg_stream_get(s, per_thread), &site->stream);
     sg_unlock(&sg_model_lock);
 }
 

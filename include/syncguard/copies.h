@@ -70,8 +70,9 @@ struct sg_copy_request {
 /* Maps the table; called once from sg_init. */
 int sg_copies_init(long max_pending);
 
-/* Guards the host range of a copy that the driver has just accepted.
- * Normal context; takes sg_model_lock. pcs: the enqueue stack. */
+/* Guards the host range of a copy that the driver has just accepted (and
+ * will run: not one recorded by a stream capture). Normal context; takes
+ * sg_model_lock. pcs: the enqueue stack. */
 void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int npcs);
 
 /* ---- with sg_model_lock held (safe in the fault handler) ---- */

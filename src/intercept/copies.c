@@ -22,7 +22,7 @@ static void async_copy_accepted(const char *api, CUstream s, int per_thread, uin
         guarded += sg_copy_call_guard(&call, dst, sg_shape_linear(n), SG_GUARD_NO_ACCESS);
         guarded += sg_copy_call_guard(&call, src, sg_shape_linear(n), SG_GUARD_READ_ONLY);
     }
-    if (!guarded && sg_observe_needed())
+    if (!guarded && call.capturing <= 0 && sg_observe_needed())
         sg_note_stream_work(s, per_thread);
 }
 

@@ -28,7 +28,7 @@ static uintptr_t host_side(CUmemorytype type, const void *host, CUdeviceptr dev)
  * counted by the model then. */
 static void untracked_work(const struct copy_call *call)
 {
-    if (!call->captured && sg_observe_needed())
+    if (!call->captured && call->capturing <= 0 && sg_observe_needed())
         sg_note_stream_work(call->stream, call->per_thread);
 }
 

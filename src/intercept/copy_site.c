@@ -5,11 +5,21 @@
 
 #include "copy_site.h"
 #include "syncguard/guard.h"
+#include "syncguard/observe.h"
 #include "syncguard/options.h"
 #include "syncguard/python.h"
 #include "syncguard/stack.h"
 
 #define MAX_ROW_SLOTS 64
+
+/* Stream captures record copies into a graph instead of running them:
+ * nothing to guard. Asked once per call. */
+static int stream_capturing(struct copy_call *call)
+{
+    if (call->capturing == 0)
+        call->capturing = sg_stream_is_capturing(call->stream, call->per_thread) ? 1 : -1;
+    return call->capturing > 0;
+}
 
 static void capture(struct copy_call *call)
 {
@@ -30,7 +40,7 @@ static void track(struct copy_call *call, uintptr_t host, struct sg_shape shape,
 int sg_copy_call_guard(struct copy_call *call, uintptr_t host, struct sg_shape shape, int guard)
 {
     size_t extent = sg_shape_extent(&shape);
-    if (!host || !extent || !sg_pinned_lookup(host, extent, NULL))
+    if (!host || !extent || !sg_pinned_lookup(host, extent, NULL) || stream_capturing(call))
         return 0;
     capture(call);
     size_t rows = shape.height * shape.depth;

@@ -18,7 +18,8 @@ struct copy_call {
     CUstream stream;
     int per_thread;
     struct enqueue_site site;
-    int captured; /* site filled */
+    int captured;  /* site filled */
+    int capturing; /* 0 unknown, 1 the stream is being captured, -1 it is not */
 };
 
 /* Guards one host range (of any shape) of the call's copy, if pinned;

@@ -223,8 +223,7 @@ void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int n
 {
     static int said_full, said_mprotect;
     CUstream h = driver_handle(rq->stream, rq->per_thread);
-    /* Stream captures record copies into a graph instead of running them. */
-    if (sg_shape_extent(&rq->shape) == 0 || sg_stream_is_capturing(rq->stream, rq->per_thread))
+    if (sg_shape_extent(&rq->shape) == 0)
         return;
     sg_reporter_ensure_started();
 

@@ -70,31 +70,51 @@ STREAM_OBSERVER(cuStreamQuery_ptsz, 1, "cuStreamQuery")
 STREAM_WAIT_EVENT(cuStreamWaitEvent, 0)
 STREAM_WAIT_EVENT(cuStreamWaitEvent_ptsz, 1)
 
+void sg_event_pool_forget_ctx(CUcontext ctx);
+
+/* The host is about to wait for all work of ctx (NULL: of every context). */
+static void ctx_wait_begin(struct sg_sync_op *op, const char *api, CUcontext ctx)
+{
+    struct sg_sync_site site = SG_SYNC_SITE(api, SG_SYNC_CONTEXT, ctx);
+    op->site = site;
+    op->covered = (struct sg_vc){ 0 };
+    if (ctx)
+        sg_snapshot_ctx(ctx, &op->covered);
+    else
+        sg_snapshot_all(&op->covered);
+}
+
+SG_WRAPPER(cuCtxSynchronize)(void)
+{
+    if (!SG_ENTER() || !sg_observe_needed())
+        return SG_FORWARD(cuCtxSynchronize);
+    struct sg_sync_op op;
+    ctx_wait_begin(&op, "cuCtxSynchronize", sg_current_ctx());
+    CUresult r = SG_FORWARD(cuCtxSynchronize);
+    sg_sync_op_end(&op, r == CUDA_SUCCESS);
+    return r;
+}
+
 SG_WRAPPER(cuCtxSynchronize_v2)(CUcontext ctx)
 {
     if (!SG_ENTER() || !sg_observe_needed())
         return SG_FORWARD(cuCtxSynchronize_v2, ctx);
-    struct sg_vc seen = { 0 };
-    CUcontext target = ctx ? ctx : sg_current_ctx();
-    struct sg_sync_site site = SG_SYNC_SITE("cuCtxSynchronize", SG_SYNC_CONTEXT, target);
-    sg_snapshot_ctx(target, &seen);
+    struct sg_sync_op op;
+    ctx_wait_begin(&op, "cuCtxSynchronize", ctx ? ctx : sg_current_ctx());
     CUresult r = SG_FORWARD(cuCtxSynchronize_v2, ctx);
-    sg_observe_if(r == CUDA_SUCCESS, &seen, &site);
+    sg_sync_op_end(&op, r == CUDA_SUCCESS);
     return r;
 }
-
-void sg_event_pool_forget_ctx(CUcontext ctx);
 
 /* Destroying a context waits for its work: every copy in it is complete. */
 SG_WRAPPER(cuCtxDestroy_v2)(CUcontext ctx)
 {
     if (!SG_ENTER())
         return SG_FORWARD(cuCtxDestroy_v2, ctx);
-    struct sg_vc seen = { 0 };
-    struct sg_sync_site site = SG_SYNC_SITE("cuCtxDestroy", SG_SYNC_CONTEXT, ctx);
-    sg_snapshot_ctx(ctx, &seen);
+    struct sg_sync_op op;
+    ctx_wait_begin(&op, "cuCtxDestroy", ctx);
     CUresult r = SG_FORWARD(cuCtxDestroy_v2, ctx);
-    sg_observe_if(r == CUDA_SUCCESS, &seen, &site);
+    sg_sync_op_end(&op, r == CUDA_SUCCESS);
     if (r == CUDA_SUCCESS)
         sg_event_pool_forget_ctx(ctx);
     return r;
@@ -107,26 +127,12 @@ SG_WRAPPER(cuDevicePrimaryCtxReset_v2)(CUdevice dev)
 {
     if (!SG_ENTER())
         return SG_FORWARD(cuDevicePrimaryCtxReset_v2, dev);
-    struct sg_vc seen = { 0 };
-    struct sg_sync_site site = SG_SYNC_SITE("cuDevicePrimaryCtxReset", SG_SYNC_CONTEXT, NULL);
+    struct sg_sync_op op;
     CUcontext ctx = sg_current_ctx();
-    sg_snapshot_all(&seen);
+    ctx_wait_begin(&op, "cuDevicePrimaryCtxReset", NULL);
     CUresult r = SG_FORWARD(cuDevicePrimaryCtxReset_v2, dev);
-    sg_observe_if(r == CUDA_SUCCESS, &seen, &site);
+    sg_sync_op_end(&op, r == CUDA_SUCCESS);
     if (r == CUDA_SUCCESS && ctx)
         sg_event_pool_forget_ctx(ctx);
-    return r;
-}
-
-SG_WRAPPER(cuCtxSynchronize)(void)
-{
-    if (!SG_ENTER() || !sg_observe_needed())
-        return SG_FORWARD(cuCtxSynchronize);
-    struct sg_vc seen = { 0 };
-    CUcontext target = sg_current_ctx();
-    struct sg_sync_site site = SG_SYNC_SITE("cuCtxSynchronize", SG_SYNC_CONTEXT, target);
-    sg_snapshot_ctx(target, &seen);
-    CUresult r = SG_FORWARD(cuCtxSynchronize);
-    sg_observe_if(r == CUDA_SUCCESS, &seen, &site);
     return r;
 }

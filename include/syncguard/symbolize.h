@@ -18,4 +18,15 @@ struct sg_symbol {
  * Returns 0 when at least the module is known. */
 int sg_symbolize(uintptr_t pc, int is_exact, struct sg_symbol *out);
 
+/* The same, with one frame per function inlined at pc: out[0] is the
+ * innermost inlined function at pc's line, each next one the function it
+ * was inlined into at the call's line, the last the real function. All
+ * share pc's module and offset. Returns how many were filled (1 where
+ * nothing is inlined; 0 where not even the module is known). */
+int sg_symbolize_inlined(uintptr_t pc, int is_exact, struct sg_symbol *out, int max);
+
+/* Code from the system's or the compiler's headers (glibc's fortified
+ * wrappers, intrinsics): not the line a user wants named in a summary. */
+int sg_symbol_in_system_header(const struct sg_symbol *s);
+
 #endif

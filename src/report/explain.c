@@ -21,17 +21,24 @@ static const char *base_name(const char *path)
  * syncguard and the CUDA libraries' own frames is what the user wrote. */
 static void site_location(char *buf, size_t len, const struct sg_sync_site *s)
 {
+    static struct sg_symbol syms[8];
     for (int i = 0; i < s->npcs; i++) {
-        struct sg_symbol sym;
-        if (sg_self_contains(s->pcs[i]) || sg_symbolize(s->pcs[i], 0, &sym) < 0)
+        if (sg_self_contains(s->pcs[i]))
             continue;
-        if (strncmp(sym.module, "libcuda", 7) == 0 || strncmp(sym.module, "libcudart", 9) == 0)
+        int n = sg_symbolize_inlined(s->pcs[i], 0, syms, 8), k = 0;
+        if (n == 0)
             continue;
-        if (sym.file[0])
-            snprintf(buf, len, "%.200s:%d", base_name(sym.file), sym.line);
+        const struct sg_symbol *sym = &syms[0];
+        if (strncmp(sym->module, "libcuda", 7) == 0 || strncmp(sym->module, "libcudart", 9) == 0)
+            continue;
+        while (k < n - 1 && sg_symbol_in_system_header(&syms[k]))
+            k++;
+        sym = &syms[k];
+        if (sym->file[0])
+            snprintf(buf, len, "%.200s:%d", base_name(sym->file), sym->line);
         else
-            snprintf(buf, len, "%.200s (%.200s+0x%lx)", sym.function[0] ? sym.function : "?",
-                     sym.module, (unsigned long)sym.module_offset);
+            snprintf(buf, len, "%.200s (%.200s+0x%lx)", sym->function[0] ? sym->function : "?",
+                     sym->module, (unsigned long)sym->module_offset);
         return;
     }
     snprintf(buf, len, "an unknown place");

@@ -23,7 +23,9 @@
 #include "syncguard/symbolize.h"
 
 #define DEDUP_SLOTS 1024
-#define MAX_SHOWN (SG_MAX_FRAMES + SG_MAX_PYFRAMES)
+/* Room for inlined functions: a pc may stand for several frames. */
+#define MAX_SHOWN (2 * SG_MAX_FRAMES + SG_MAX_PYFRAMES)
+#define MAX_INLINED 8
 
 enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER }; /* options.def: color */
 
@@ -108,20 +110,35 @@ static void remember_suppressed(uint64_t copy_id)
 
 /* ---- symbolized stacks ---- */
 
+/* One pc: a frame for each function inlined there, innermost first. */
+static void add_native_frames(struct stack *st, uintptr_t pc, int is_exact, int limit)
+{
+    static struct sg_symbol syms[MAX_INLINED];
+    int n = sg_symbolize_inlined(pc, is_exact, syms, MAX_INLINED);
+    if (n == 0) {
+        struct frame *f = &st->f[st->n++];
+        f->python = 0, f->known = 0, f->pc = pc;
+        memset(&f->sym, 0, sizeof f->sym);
+        return;
+    }
+    for (int k = 0; k < n && st->n < limit; k++) {
+        struct frame *f = &st->f[st->n++];
+        f->python = 0, f->known = 1, f->pc = pc;
+        f->sym = syms[k];
+    }
+}
+
 /* Native frames inside syncguard are never shown (nor matched). The first
  * pc of an access stack is the faulting instruction, the others are return
- * addresses. */
+ * addresses. Python frames keep their room. */
 static void symbolize_stack(struct stack *st, const uintptr_t *pcs, int npcs, int first_exact,
                             const struct sg_pyframe *py, int npy)
 {
+    int native_limit = MAX_SHOWN - (npy < SG_MAX_PYFRAMES ? npy : SG_MAX_PYFRAMES);
     st->n = 0;
-    for (int i = 0; i < npcs && st->n < MAX_SHOWN; i++) {
-        if (sg_self_contains(pcs[i]))
-            continue;
-        struct frame *f = &st->f[st->n++];
-        f->python = 0, f->pc = pcs[i];
-        f->known = sg_symbolize(pcs[i], first_exact && i == 0, &f->sym) == 0;
-    }
+    for (int i = 0; i < npcs && st->n < native_limit; i++)
+        if (!sg_self_contains(pcs[i]))
+            add_native_frames(st, pcs[i], first_exact && i == 0, native_limit);
     for (int i = 0; i < npy && st->n < MAX_SHOWN; i++) {
         struct frame *f = &st->f[st->n++];
         struct sg_pysym ps;
@@ -332,14 +349,26 @@ static const struct frame *python_frame(const struct stack *st)
     return NULL;
 }
 
+/* The innermost native frame shown that is not code inlined from a system
+ * header (glibc's fortified read() inlined into main names main's line);
+ * the innermost one when all are. */
+static const struct frame *native_frame(const struct stack *st)
+{
+    int nat = native_count(st);
+    for (int i = 0; i < nat; i++)
+        if (!st->f[i].known || !sg_symbol_in_system_header(&st->f[i].sym))
+            return &st->f[i];
+    return nat > 0 ? &st->f[0] : NULL;
+}
+
 /* "file:line in function" for SUMMARY: the innermost Python frame when
  * there is one (a PyTorch user's line, not libtorch's), else the innermost
- * native frame shown. */
+ * native frame of the program's own code. */
 static void frame_location(char *buf, size_t len, const struct stack *st, uintptr_t fallback)
 {
     const struct frame *f = python_frame(st);
     if (!f)
-        f = native_count(st) > 0 ? &st->f[0] : NULL;
+        f = native_frame(st);
     if (!f || !f->known) {
         snprintf(buf, len, "0x%lx", (unsigned long)(f ? f->pc : fallback));
         return;

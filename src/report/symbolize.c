@@ -1,11 +1,16 @@
 /* Symbolization with libdw (elfutils): module and offset from the process's
  * mappings, the function from the symbol table (static functions too), and
- * file:line from DWARF where the module has it. Only the reporter thread
- * calls it; the Dwfl session is built on first use and refreshed when a pc
- * falls outside every module it knows (a library loaded since). */
+ * file:line from DWARF where the module has it, with one frame for each
+ * function inlined at the pc (an optimized build's inline wrappers, such
+ * as glibc's fortified read(), would otherwise hide the caller's line).
+ * Only the reporter thread calls it; the Dwfl session is built on first
+ * use and refreshed when a pc falls outside every module it knows (a
+ * library loaded since). */
 #include "config.h"
 
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -79,4 +84,66 @@ int sg_symbolize(uintptr_t pc, int is_exact, struct sg_symbol *out)
         out->line = lineno;
     }
     return 0;
+}
+
+/* The name of an inlined subroutine lives on its abstract origin. */
+static const char *die_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute a;
+    return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+}
+
+static Dwarf_Word die_number(Dwarf_Die *die, int name)
+{
+    Dwarf_Attribute a;
+    Dwarf_Word v = 0;
+    if (dwarf_formudata(dwarf_attr(die, name, &a), &v) != 0)
+        return 0;
+    return v;
+}
+
+/* Where the inlined subroutine die was called: its DW_AT_call_file (an
+ * index into its unit's file table) and DW_AT_call_line. */
+static void call_site(Dwarf_Die *die, struct sg_symbol *out)
+{
+    Dwarf_Die cu;
+    Dwarf_Files *files;
+    size_t nfiles;
+    out->file[0] = '\0', out->line = 0;
+    Dwarf_Word idx = die_number(die, DW_AT_call_file);
+    if (dwarf_diecu(die, &cu, NULL, NULL) && dwarf_getsrcfiles(&cu, &files, &nfiles) == 0 &&
+        idx < nfiles)
+        copy_str(out->file, sizeof out->file, dwarf_filesrc(files, idx, NULL, NULL));
+    out->line = (int)die_number(die, DW_AT_call_line);
+}
+
+int sg_symbolize_inlined(uintptr_t pc, int is_exact, struct sg_symbol *out, int max)
+{
+    if (max < 1 || sg_symbolize(pc, is_exact, &out[0]) < 0)
+        return 0;
+    Dwarf_Addr lookup = is_exact ? pc : pc - 1, bias = 0;
+    Dwarf_Die *cu = dwfl_module_addrdie(module_of(lookup), lookup, &bias);
+    Dwarf_Die *scopes = NULL;
+    int nscopes = cu ? dwarf_getscopes(cu, lookup - bias, &scopes) : 0;
+    char outer[sizeof out[0].function];
+    memcpy(outer, out[0].function, sizeof outer);
+    /* scopes[] runs from the innermost out: each inlined subroutine names
+     * the frame so far and starts the next one at its call site. */
+    int n = 1;
+    for (int i = 0; i < nscopes && n < max; i++) {
+        if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+            continue;
+        copy_str(out[n - 1].function, sizeof out[n - 1].function, die_name(&scopes[i]));
+        out[n] = out[n - 1];
+        call_site(&scopes[i], &out[n]);
+        memcpy(out[n].function, outer, sizeof outer);
+        n++;
+    }
+    free(scopes);
+    return n;
+}
+
+int sg_symbol_in_system_header(const struct sg_symbol *s)
+{
+    return strncmp(s->file, "/usr/include/", 13) == 0 || strncmp(s->file, "/usr/lib/gcc/", 13) == 0;
 }

@@ -11,6 +11,7 @@ DRV_TESTBINS = \
 	drv/d2h_event_sync \
 	drv/d2h_host_register \
 	drv/d2h_host_register_sync \
+	drv/d2h_inline_frames \
 	drv/d2h_legacy_covers_blocking \
 	drv/d2h_legacy_nonblocking_race \
 	drv/d2h_memcpy_async_generic \
@@ -117,6 +118,7 @@ DRV_TESTBINS = \
 	drv/robust_syscall_neighbour \
 	drv/robust_syscall_neighbour_gated \
 	drv/robust_syscall_read \
+	drv/robust_syscall_read_fortified \
 	drv/robust_syscall_write \
 	drv/robust_table_full \
 	drv/robust_threads_same_page \
@@ -131,6 +133,7 @@ DRV_SOURCES = \
 	drv/d2h_event_sync.c \
 	drv/d2h_host_register.c \
 	drv/d2h_host_register_sync.c \
+	drv/d2h_inline_frames.c \
 	drv/d2h_legacy_covers_blocking.c \
 	drv/d2h_legacy_nonblocking_race.c \
 	drv/d2h_memcpy_async_generic.c \
@@ -237,6 +240,7 @@ DRV_SOURCES = \
 	drv/robust_syscall_neighbour.c \
 	drv/robust_syscall_neighbour_gated.c \
 	drv/robust_syscall_read.c \
+	drv/robust_syscall_read_fortified.c \
 	drv/robust_syscall_write.c \
 	drv/robust_table_full.c \
 	drv/robust_threads_same_page.c \

@@ -251,19 +251,22 @@ py_cases() {
   done 3<<<"$PY_CASES"
 }
 
-# Training loop: a native run gives the reference loss, the run under
-# syncguard must be silent and reach the same loss (torch_train.py compares).
+# Training loop: a native run gives the reference (final loss, predictions
+# right); the run under syncguard must be silent and match it (torch_train.py
+# compares).
 train_case() {
-  local name=py-torch-train ref
+  local name=py-torch-train ref correct
   selected "$name" || return 0
   run_cmd "$name (native reference)" "${NATIVE[@]}" "$PYTHON" "$GPU/py/torch_train.py"
-  ref=$(sed -n 's/^final_loss=//p' "$TMP/out")
+  ref=$(sed -n 's/^final_loss=\([^ ]*\) .*/\1/p' "$TMP/out")
+  correct=$(sed -n 's/.* correct_predictions=\([0-9]*\).*/\1/p' "$TMP/out")
   if [ "$rc" = 77 ]; then
     result SKIP "$name" "$(last_line)"
-  elif [ "$rc" != 0 ] || [ -z "$ref" ]; then
+  elif [ "$rc" != 0 ] || [ -z "$ref" ] || [ -z "$correct" ]; then
     result FAIL "$name" "the native reference run failed (exit $rc): $(last_line)"
   else
-    expect "$name" 0 - report "SG_REF_LOSS=$ref" "$PYTHON" "$GPU/py/torch_train.py"
+    expect "$name" 0 - report "SG_REF_LOSS=$ref" "SG_REF_CORRECT=$correct" "$PYTHON" \
+      "$GPU/py/torch_train.py"
   fi
 }
 

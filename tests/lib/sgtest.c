@@ -4,12 +4,16 @@
 #endif
 #include "sgtest.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
+#include <execinfo.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,6 +69,29 @@ CUcontext sgt_init(void)
     return ctx;
 }
 
+/* Hold flags come from page-locked pages allocated a page at a time: not
+ * one allocation per hold, because on a real driver an allocation of
+ * pinned memory may wait for work already queued, such as other threads'
+ * held streams. */
+#define FLAGS_PER_PAGE 1024
+static volatile cuuint32_t *flag_page;
+static CUdeviceptr flag_page_dev;
+static unsigned flags_used = FLAGS_PER_PAGE;
+
+static void take_flag(sgt_hold *h)
+{
+    if (flags_used == FLAGS_PER_PAGE) {
+        void *p;
+        SGT_CHECK(cuMemHostAlloc(&p, FLAGS_PER_PAGE * sizeof *h->flag, CU_MEMHOSTALLOC_DEVICEMAP));
+        SGT_CHECK(cuMemHostGetDevicePointer(&flag_page_dev, p, 0));
+        flag_page = p;
+        flags_used = 0;
+    }
+    h->flag = flag_page + flags_used;
+    h->dflag = flag_page_dev + flags_used * sizeof *h->flag;
+    flags_used++;
+}
+
 sgt_hold *sgt_hold_stream(CUstream s)
 {
     sgt_hold *h = calloc(1, sizeof *h);
@@ -72,17 +99,14 @@ sgt_hold *sgt_hold_stream(CUstream s)
         fprintf(stderr, "sgtest: out of memory\n");
         exit(2);
     }
-    void *p;
-    SGT_CHECK(cuMemHostAlloc(&p, sizeof *h->flag, CU_MEMHOSTALLOC_DEVICEMAP));
-    h->flag = p;
-    *h->flag = 0;
-    h->value = 1;
-    SGT_CHECK(cuMemHostGetDevicePointer(&h->dflag, p, 0));
-    SGT_CHECK(cuStreamWaitValue32(s, h->dflag, h->value, CU_STREAM_WAIT_VALUE_GEQ));
     pthread_mutex_lock(&holds_lock);
+    take_flag(h);
     h->next = all_holds;
     all_holds = h;
     pthread_mutex_unlock(&holds_lock);
+    *h->flag = 0;
+    h->value = 1;
+    SGT_CHECK(cuStreamWaitValue32(s, h->dflag, h->value, CU_STREAM_WAIT_VALUE_GEQ));
     return h;
 }
 
@@ -127,19 +151,64 @@ void sgt_release_when_host_waits(sgt_hold *h)
     pthread_detach(t);
 }
 
+/* A hung test says where each of its threads is: the watchdog sends every
+ * thread a signal whose handler writes its stack (module+offset frames:
+ * enough to tell a wait in the driver from one in syncguard). The process
+ * is about to exit, so backtrace()'s laxness about signal safety is
+ * acceptable here; it was called once before, so it loads nothing now. */
+#define DUMP_SIGNAL SIGURG
+
+static void put(const char *s)
+{
+    ssize_t n = write(STDERR_FILENO, s, strlen(s));
+    (void)n;
+}
+
+static void dump_my_stack(int sig)
+{
+    (void)sig;
+    void *pcs[32];
+    char line[64];
+    int n = backtrace(pcs, 32);
+    snprintf(line, sizeof line, "sgtest: thread %ld:\n", (long)syscall(SYS_gettid));
+    put(line);
+    backtrace_symbols_fd(pcs, n, STDERR_FILENO);
+}
+
+static void dump_all_threads(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *e;
+    long self = (long)syscall(SYS_gettid);
+    while (d && (e = readdir(d)) != NULL) {
+        long tid = strtol(e->d_name, NULL, 10);
+        if (tid <= 0 || tid == self)
+            continue;
+        syscall(SYS_tgkill, (long)getpid(), tid, DUMP_SIGNAL);
+        struct timespec t = { 0, 20 * 1000 * 1000 };
+        nanosleep(&t, NULL); /* one stack at a time */
+    }
+    if (d)
+        closedir(d);
+    dump_my_stack(0);
+}
+
 static void watchdog_fired(int sig)
 {
     (void)sig;
-    static const char msg[] = "sgtest: watchdog: the test hung, failing it\n";
-    ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
-    (void)n;
+    put("sgtest: watchdog: the test hung, failing it; the threads' stacks:\n");
+    dump_all_threads();
     _exit(3);
 }
 
 void sgt_watchdog(unsigned int seconds)
 {
+    void *warm[1];
+    backtrace(warm, 1);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
+    sa.sa_handler = dump_my_stack;
+    sigaction(DUMP_SIGNAL, &sa, NULL);
     sa.sa_handler = watchdog_fired;
     sigaction(SIGALRM, &sa, NULL);
     alarm(seconds);

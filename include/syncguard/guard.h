@@ -28,6 +28,10 @@ int sg_guard_update(uintptr_t lo, uintptr_t hi);
  * anything a signal handler must avoid. */
 int sg_protect(uintptr_t lo, size_t len, int prot);
 
+/* Counts sg_protect calls: a fault that no guard explains is stale (the
+ * page was opened after it) only if protections changed since. */
+unsigned long sg_protect_epoch(void);
+
 /* ---- guard/normal.c, with sg_model_lock held ---- */
 /* A page's protection when no copy restricts it. */
 int sg_guard_normal_prot(uintptr_t page);

@@ -29,6 +29,7 @@
 #include "syncguard/fault.h"
 #include "syncguard/guard.h"
 #include "syncguard/intercept.h"
+#include "syncguard/log.h"
 #include "syncguard/options.h"
 #include "syncguard/resolve.h"
 #include "syncguard/strings.h"
@@ -37,12 +38,18 @@ int sg_step_begin(uintptr_t page, ucontext_t *uc);
 void sg_forward_signal(int sig, siginfo_t *si, void *uc);
 
 /* The last fault retried because no guard explained it (its page was
- * opened between the fault and the handler taking the lock). The same
- * instruction faulting on the same address again and again is not that:
- * after a few tries it goes to the program's handler. Any fault handled
- * otherwise starts the count afresh. */
+ * opened between the fault and the handler taking the lock). Such a stale
+ * fault can repeat while other threads keep closing and opening the page
+ * (copies into its other bytes), but then protections change between the
+ * tries. The same instruction faulting on the same address with no
+ * protection changed in between is the program's own fault: after a few
+ * tries it goes to the program's handler. Any fault handled otherwise
+ * starts the count afresh. */
+#define STALE_TRIES 3
+#define STALE_TRIES_MAX 100000 /* however busy the other threads are */
 static SG_TLS uintptr_t retry_addr, retry_pc;
-static SG_TLS int retry_count;
+static SG_TLS unsigned long retry_epoch;
+static SG_TLS int retry_count, retry_total;
 
 static int is_write_fault(const ucontext_t *uc)
 {
@@ -88,11 +95,45 @@ static int resolve_string_op(ucontext_t *uc)
     return 1;
 }
 
+/* A fault on pinned memory that syncguard passes on: say which and why, so
+ * that a crash there is attributed right (signal-safe formatting). */
+#define NOT_OURS "on pinned memory that no pending copy guards: not syncguard's; passed to " \
+                 "the program's SIGSEGV action\n"
+#define OUR_BUG "inside syncguard while it held its model lock: a syncguard bug, please " \
+                "report it; passed to the program's SIGSEGV action\n"
+
+static void say_passed_on(uintptr_t addr, uintptr_t pc, const char *why)
+{
+    /* Quiet when the program handles the fault itself (its business),
+     * unless asked; said when the default action is about to kill it. */
+    struct sigaction pa;
+    sg_fault_get_program_action(SIGSEGV, &pa);
+    if (pa.sa_handler != SIG_DFL && sg_opt.verbosity < 2)
+        return;
+    char buf[240], num[24];
+    size_t n = 0;
+    const char *parts[] = { "==", NULL, "==syncguard: a fault at 0x", NULL, " (pc 0x", NULL,
+                            ") ", why };
+    unsigned long long nums[] = { 0, (unsigned long long)getpid(), 0, addr, 0, pc, 0, 0 };
+    for (size_t i = 0; i < SG_ARRAY_SIZE(parts); i++) {
+        const char *p = parts[i];
+        if (!p)
+            sg_fmt_u64(num, nums[i], i == 1 ? 10 : 16), p = num;
+        size_t len = strlen(p);
+        if (n + len >= sizeof buf)
+            break;
+        memcpy(buf + n, p, len), n += len;
+    }
+    sg_log_write(buf, n);
+}
+
 /* 1 if the fault was syncguard's and the program may go on. */
 static int handle_fault(uintptr_t addr, ucontext_t *uc)
 {
-    if (sg_lock_held_by_me(&sg_model_lock))
-        return 0; /* syncguard's own bug: let the fault take its course */
+    if (sg_lock_held_by_me(&sg_model_lock)) {
+        say_passed_on(addr, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP], OUR_BUG);
+        return 0; /* let the fault take its course */
+    }
     int is_write = is_write_fault(uc), page_guarded;
     uintptr_t page = sg_page_down(addr);
     sg_lock(&sg_model_lock);
@@ -116,12 +157,17 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
     sg_unlock(&sg_model_lock);
     /* Opened since the fault? Retry a couple of times, then give up. */
     uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-    if (sg_pinned_touches(page, page + sg_page_size)) {
-        if (retry_addr != addr || retry_pc != pc)
-            retry_addr = addr, retry_pc = pc, retry_count = 0;
-        if (retry_count++ < 3)
-            return 1;
-    }
+    if (!sg_pinned_touches(page, page + sg_page_size))
+        return 0;
+    unsigned long epoch = sg_protect_epoch();
+    if (retry_addr != addr || retry_pc != pc)
+        retry_addr = addr, retry_pc = pc, retry_count = 0, retry_total = 0;
+    else if (retry_epoch != epoch)
+        retry_count = 0;
+    retry_epoch = epoch;
+    if (retry_count++ < STALE_TRIES && retry_total++ < STALE_TRIES_MAX)
+        return 1;
+    say_passed_on(addr, pc, NOT_OURS);
     return 0;
 }
 

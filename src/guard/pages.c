@@ -7,6 +7,7 @@
  * stack memory. */
 #include "config.h"
 
+#include <stdatomic.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -74,9 +75,18 @@ static void add_other_edge(void *arg, uintptr_t a)
     add_edge(arg, a);
 }
 
+static atomic_ulong protect_epoch;
+
 int sg_protect(uintptr_t lo, size_t len, int prot)
 {
-    return (int)syscall(SYS_mprotect, lo, len, prot);
+    int rc = (int)syscall(SYS_mprotect, lo, len, prot);
+    atomic_fetch_add_explicit(&protect_epoch, 1, memory_order_release);
+    return rc;
+}
+
+unsigned long sg_protect_epoch(void)
+{
+    return atomic_load_explicit(&protect_epoch, memory_order_acquire);
 }
 
 int sg_guard_update(uintptr_t lo, uintptr_t hi)

@@ -109,6 +109,7 @@ DRV_TESTBINS = \
 	drv/robust_h2d_pinned_read_then_write \
 	drv/robust_mprotect_fails \
 	drv/robust_null_deref \
+	drv/robust_pinned_fault_default \
 	drv/robust_program_mprotect_kept \
 	drv/robust_signal_chain \
 	drv/robust_signal_sigtrap \
@@ -231,6 +232,7 @@ DRV_SOURCES = \
 	drv/robust_h2d_pinned_read_then_write.c \
 	drv/robust_mprotect_fails.c \
 	drv/robust_null_deref.c \
+	drv/robust_pinned_fault_default.c \
 	drv/robust_program_mprotect_kept.c \
 	drv/robust_signal_chain.c \
 	drv/robust_signal_sigtrap.c \

@@ -12,7 +12,13 @@
  *     race, reported; 8 x 30 = 240 of them, all the same site, so exactly
  *     one report and 239 repeats.
  * Every read must see its iteration's value (no lost data), and the whole
- * run must finish in under 20 s (no deadlock; 60 s watchdog).  Early reads
+ * run must finish in under 20 s (no deadlock; 60 s watchdog).
+ *
+ * Threads allocate and free only while no thread holds a stream (two
+ * barriers): on the real driver cuMemFree waits for the device, so work of
+ * a held stream, while holding a lock that other threads' enqueues need;
+ * the thread that would release the hold never got to it (measured on the
+ * H200, tests/gpu/RESULTS.md run 7: the test hung without syncguard).  Early reads
  * stay on private pages: a read of a shared page while the partner's
  * access is being single-stepped is not seen (a documented limit), so its
  * value could not be asserted.
@@ -42,6 +48,7 @@
 #define MAX_SECONDS 20.0
 
 static CUcontext ctx;
+static pthread_barrier_t all_set_up, all_done;
 static unsigned char *arena;            /* pinned */
 static size_t page;
 
@@ -77,6 +84,7 @@ static void *work(void *arg)
     SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
     CUdeviceptr dev;
     SGT_CHECK(cuMemAlloc(&dev, BUF_BYTES));
+    pthread_barrier_wait(&all_set_up);
     uint32_t *buf = (uint32_t *)(t < SHARED ? arena + (size_t)(t / 2) * page + (size_t)(t % 2) * BUF_BYTES
                                             : arena + (size_t)(SHARED / 2 + t - SHARED) * page);
     for (int i = 0; i < ITERS; i++) {
@@ -95,6 +103,7 @@ static void *work(void *arg)
             w->wrong += read_synced(buf, v);
         }
     }
+    pthread_barrier_wait(&all_done);
     SGT_CHECK(cuStreamDestroy(s));
     SGT_CHECK(cuMemFree(dev));
     return NULL;
@@ -120,6 +129,8 @@ int main(void)
     SGT_CHECK(cuMemAllocHost((void **)&arena, pages * page));
     pthread_t th[THREADS];
     struct worker w[THREADS];
+    pthread_barrier_init(&all_set_up, NULL, THREADS);
+    pthread_barrier_init(&all_done, NULL, THREADS);
     double t0 = now();
     for (int t = 0; t < THREADS; t++) {
         w[t] = (struct worker){ t, 0, 0 };

@@ -9,6 +9,9 @@
 //   d2h_pinned_SIZE   cudaMemcpyAsync D2H into cudaMallocHost memory on a
 //                     created stream + cudaStreamSynchronize, then the host
 //                     reads the first byte (guarded by syncguard)
+//   d2h_pinned_4x4KiB four D2H async copies of 4 KiB into neighbouring pages
+//                     of one pinned buffer + one cudaStreamSynchronize (the
+//                     four guards are released by one mprotect)
 //   h2d_pinned_4KiB   same, host-to-device from pinned memory (guarded)
 //   d2h_pageable_4KiB D2H async into malloc'ed memory + sync (not guarded)
 //   d2d_1MiB          device-to-device async + sync (not guarded)
@@ -80,6 +83,13 @@ int main(int argc, char **argv) {
       CK(cudaStreamSynchronize(s));
       sink = pinned[0];
     });
+  bench("d2h_pinned_4x4KiB", 10000, [&] {
+    for (int k = 0; k < 4; k++)
+      CK(cudaMemcpyAsync(pinned + k * 4 * KiB, dev + k * 4 * KiB, 4 * KiB,
+                         cudaMemcpyDeviceToHost, s));
+    CK(cudaStreamSynchronize(s));
+    sink = pinned[0];
+  });
   bench("h2d_pinned_4KiB", 20000, [&] {
     CK(cudaMemcpyAsync(dev, pinned, 4 * KiB, cudaMemcpyHostToDevice, s));
     CK(cudaStreamSynchronize(s));

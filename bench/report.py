@@ -28,6 +28,8 @@ def target(workload, case, cfg):
         return None
     if workload != "micro":
         return ("ratio", PY_TARGET, f"≤ {PY_TARGET:g}× native")
+    if "_pinned_4x" in case:
+        return ("added", 12.0, "≤ 12 µs added (4 guarded copies)")
     if "_pinned_" in case:
         return ("added", 3.0, "≤ 3 µs added (guarded copy)")
     if case == "stream_query":

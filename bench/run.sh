@@ -17,7 +17,8 @@
 # it exists), PYTHON (python3), NVCC (nvcc on PATH, else /usr/local/cuda/bin/nvcc),
 # BENCH_REPS_MICRO (5), BENCH_REPS_PY (5), BENCH_BUDGET (seconds, default 450:
 # runs that would start later are skipped; the compute-sanitizer ResNet run
-# comes last and gets what is left, at most 240 s), SG_BENCH_PY_TARGET (1.03).
+# comes last and gets what is left, at most 240 s), SG_BENCH_PY_TARGET (1.03),
+# BENCH_REV (the revision named in the table when the tree has no .git).
 set -u
 ulimit -c 0
 
@@ -127,7 +128,7 @@ NVCC_VER=$("$NVCC" --version 2>&1 | grep -o 'release .*' || echo "(not found)")
 CSAN_VER=$([ -n "$CSAN" ] && "$CSAN" --version 2>&1 | grep -m1 -i version)
 TORCH_VER=$(timeout 120 "$PYTHON" -c 'import torch, torchvision
 print(f"PyTorch {torch.__version__} (CUDA {torch.version.cuda}, cuDNN {torch.backends.cudnn.version()}), torchvision {torchvision.__version__}")' 2>&1 | tail -1)
-REV=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+REV=${BENCH_REV:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 LIBSUM=$(sha256sum "$LIB" 2>/dev/null | cut -c1-12)
 progress "GPU: $GPU; CUDA $NVCC_VER; $TORCH_VER"
 

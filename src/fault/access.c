@@ -15,6 +15,7 @@
 #include "syncguard/guard.h"
 #include "syncguard/observe.h"
 #include "syncguard/resolve.h"
+#include "syncguard/stats.h"
 #include "syncguard/access.h"
 
 struct first_hit {
@@ -65,6 +66,7 @@ static void resolve_range(uintptr_t lo, uintptr_t hi, int access, struct sg_acce
             if (w->n < SG_ACCESS_WINDOWS && sg_guard_window_open(plo, phi) == 0) {
                 w->lo[w->n] = plo, w->hi[w->n] = phi, w->n++;
                 sg_unlock(&sg_model_lock);
+                sg_stat_add(SG_STAT_syscall_windows, 1);
                 return;
             }
             sg_settle(lo, hi);

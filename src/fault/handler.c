@@ -32,6 +32,7 @@
 #include "syncguard/log.h"
 #include "syncguard/options.h"
 #include "syncguard/resolve.h"
+#include "syncguard/stats.h"
 #include "syncguard/strings.h"
 
 int sg_step_begin(uintptr_t page, ucontext_t *uc);
@@ -104,6 +105,7 @@ static int resolve_string_op(ucontext_t *uc)
 
 static void say_passed_on(uintptr_t addr, uintptr_t pc, const char *why)
 {
+    sg_stat_add(SG_STAT_faults_passed_on, 1);
     /* Quiet when the program handles the fault itself (its business),
      * unless asked; said when the default action is about to kill it. */
     struct sigaction pa;
@@ -141,16 +143,21 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
     if (c || page_guarded)
         retry_addr = 0;
     if (c) {
+        sg_stat_add(SG_STAT_faults_race, 1);
         sg_resolve(c, addr, is_write, uc);
         return 1;
     }
     if (page_guarded) {
         if (sg_step_begin(page, uc)) {
             sg_unlock(&sg_model_lock);
+            sg_stat_add(SG_STAT_faults_neighbour, 1);
             return 1;
         }
-        if (resolve_string_op(uc))
+        if (resolve_string_op(uc)) {
+            sg_stat_add(SG_STAT_faults_race, 1);
             return 1;
+        }
+        sg_stat_add(SG_STAT_faults_settled, 1);
         sg_settle(page, page + sg_page_size);
         return 1;
     }
@@ -165,8 +172,10 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
     else if (retry_epoch != epoch)
         retry_count = 0;
     retry_epoch = epoch;
-    if (retry_count++ < STALE_TRIES && retry_total++ < STALE_TRIES_MAX)
+    if (retry_count++ < STALE_TRIES && retry_total++ < STALE_TRIES_MAX) {
+        sg_stat_add(SG_STAT_faults_stale, 1);
         return 1;
+    }
     say_passed_on(addr, pc, NOT_OURS);
     return 0;
 }

@@ -7,7 +7,6 @@
  * stack memory. */
 #include "config.h"
 
-#include <stdatomic.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -15,6 +14,7 @@
 #include "syncguard/copies.h"
 #include "syncguard/guard.h"
 #include "syncguard/model.h"
+#include "syncguard/stats.h"
 
 #define MAX_EDGES 256
 
@@ -75,18 +75,16 @@ static void add_other_edge(void *arg, uintptr_t a)
     add_edge(arg, a);
 }
 
-static atomic_ulong protect_epoch;
-
 int sg_protect(uintptr_t lo, size_t len, int prot)
 {
     int rc = (int)syscall(SYS_mprotect, lo, len, prot);
-    atomic_fetch_add_explicit(&protect_epoch, 1, memory_order_release);
+    sg_stat_add(SG_STAT_mprotect_calls, 1);
     return rc;
 }
 
 unsigned long sg_protect_epoch(void)
 {
-    return atomic_load_explicit(&protect_epoch, memory_order_acquire);
+    return __atomic_load_n(&sg_stats[SG_STAT_mprotect_calls], __ATOMIC_ACQUIRE);
 }
 
 int sg_guard_update(uintptr_t lo, uintptr_t hi)

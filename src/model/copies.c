@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "syncguard/stats.h"
 #include "syncguard/common.h"
 #include "syncguard/copies.h"
 #include "syncguard/guard.h"
@@ -262,6 +263,7 @@ void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int n
                          "unguarded");
         return;
     }
+    sg_stat_add(SG_STAT_pages_guarded, (c->pg_hi - c->pg_lo) / sg_page_size);
     if (sg_opt.verbosity >= 2)
         sg_log_printf("==%d==syncguard: copy #%llu %s %#lx+%zu guarded on stream %p\n",
                       (int)getpid(), (unsigned long long)c->id, rq->api,

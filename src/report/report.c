@@ -20,6 +20,7 @@
 #include "syncguard/python.h"
 #include "syncguard/report.h"
 #include "syncguard/suppress.h"
+#include "syncguard/stats.h"
 #include "syncguard/symbolize.h"
 
 #define DEDUP_SLOTS 1024
@@ -549,6 +550,11 @@ static void json_summary(void)
     sg_json_str(&j, "type", "summary");
     json_process(&j);
     sg_json_int(&j, "copies_guarded", (long long)copies_guarded());
+    sg_json_open(&j, "stats", '{');
+    for (int i = 0; i < SG_NSTATS; i++)
+        sg_json_int(&j, sg_stat_name((enum sg_stat)i),
+                    (long long)__atomic_load_n(&sg_stats[i], __ATOMIC_RELAXED));
+    sg_json_close(&j, '}');
     sg_json_open(&j, "races", '{');
     for (int k = 0; k < NKINDS; k++)
         sg_json_int(&j, kind_names[k], (long long)by_kind[k]);
@@ -609,6 +615,11 @@ static void text_summary(void)
                   pid, written, written == 1 ? "" : "s", by_kind[0], kind_names[0], by_kind[1],
                   kind_names[1], by_kind[2], kind_names[2], repeats, repeats == 1 ? "" : "s",
                   suppressed, guarded, guarded == 1 ? "y" : "ies");
+    if (sg_opt.verbosity >= 1) {
+        char stats[512];
+        sg_stats_format(stats, sizeof stats);
+        sg_log_printf("==%d==syncguard: stats: %s\n", pid, stats);
+    }
     text_suppressions_used(pid);
 }
 

@@ -19,6 +19,7 @@ DRV_TESTBINS = \
 	drv/d2h_neighbour_bytes \
 	drv/d2h_other_stream_sync_race \
 	drv/d2h_pageable_async \
+	drv/d2h_stats \
 	drv/d2h_stream_query \
 	drv/d2h_stream_wait_event \
 	drv/d2h_sync_mode \
@@ -142,6 +143,7 @@ DRV_SOURCES = \
 	drv/d2h_neighbour_bytes.c \
 	drv/d2h_other_stream_sync_race.c \
 	drv/d2h_pageable_async.c \
+	drv/d2h_stats.c \
 	drv/d2h_stream_query.c \
 	drv/d2h_stream_wait_event.c \
 	drv/d2h_sync_mode.c \

@@ -98,6 +98,13 @@ def check_summary(s, where):
         typed(c, "id", (str,), where + " counts")
         typed(c, "count", (int,), where + " counts")
     typed(s, "suppressions_used", (list,), where)
+    stats = typed(s, "stats", (dict,), where)
+    for k in ("mprotect_calls", "pages_guarded", "faults_race", "faults_neighbour",
+              "faults_settled", "faults_stale", "faults_passed_on", "syscall_windows"):
+        typed(stats, k, (int,), where + " stats")
+    # Every program here guards a copy (protect, then release).
+    t.expect(stats["pages_guarded"] >= 1 and stats["mprotect_calls"] >= 2,
+             where + ": stats count no guarded page: %r" % stats)
 
 
 def read_lines(path):

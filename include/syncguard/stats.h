@@ -1,0 +1,36 @@
+/* Counters of what syncguard did in this process, printed at exit with
+ * verbosity>=1 (and in the JSON summary): where its time goes in a slow
+ * run. Each is one relaxed atomic add, signal-safe. */
+#ifndef SYNCGUARD_STATS_H
+#define SYNCGUARD_STATS_H
+
+/* SG_STAT(name, what it counts) */
+#define SG_STATS(SG_STAT)                                                              \
+    SG_STAT(mprotect_calls, "mprotect calls")                                          \
+    SG_STAT(pages_guarded, "pages guarded (summed over copies)")                       \
+    SG_STAT(faults_race, "faults on a pending copy's bytes")                           \
+    SG_STAT(faults_neighbour, "faults single-stepped (a neighbour on a guarded page)") \
+    SG_STAT(faults_settled, "faults that waited for a page's copies")                  \
+    SG_STAT(faults_stale, "faults retried (the page opened meanwhile)")                \
+    SG_STAT(faults_passed_on, "faults passed to the program")                          \
+    SG_STAT(syscall_windows, "system-call buffers opened")
+
+enum sg_stat {
+#define SG_STAT_ENUM(name, what) SG_STAT_##name,
+    SG_STATS(SG_STAT_ENUM)
+#undef SG_STAT_ENUM
+    SG_NSTATS
+};
+
+extern unsigned long sg_stats[SG_NSTATS];
+
+static inline void sg_stat_add(enum sg_stat s, unsigned long n)
+{
+    __atomic_fetch_add(&sg_stats[s], n, __ATOMIC_RELAXED);
+}
+
+/* "name=N, ..." of all counters into buf. */
+void sg_stats_format(char *buf, unsigned long len);
+const char *sg_stat_name(enum sg_stat s);
+
+#endif

@@ -1,0 +1,10 @@
+/* d2h_stats: d2h_async_read_race at verbosity=1 must end with the exit
+ * summary and syncguard's counters: one guarded copy of four pages, two
+ * mprotect calls (guard at enqueue, release after the race was resolved),
+ * one fault on the copy's bytes and no other kind of fault.
+ *
+ * SG-OPTIONS: verbosity=1
+ * SG-EXPECT: early-host-read
+ * SG-GREP: ^==[0-9]*==syncguard: stats: mprotect_calls=2, pages_guarded=4, faults_race=1, faults_neighbour=0, faults_settled=0, faults_stale=0, faults_passed_on=0, syscall_windows=0$
+ */
+#include "d2h_async_read_race.c"

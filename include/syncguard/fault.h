@@ -5,6 +5,8 @@
 #define SYNCGUARD_FAULT_H
 
 #include <signal.h>
+#include <stdint.h>
+#include <ucontext.h>
 
 /* Installs the handlers (from sg_init). */
 void sg_fault_install(void);
@@ -15,5 +17,14 @@ void sg_fault_get_program_action(int sig, struct sigaction *out);
 void sg_fault_set_program_action(int sig, const struct sigaction *act);
 /* The real sigaction, past syncguard's own. */
 int sg_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+
+/* ---- single-stepping (step.c), with sg_model_lock held ---- */
+enum { SG_STEP_TIRED = 1, SG_STEP_EXHAUSTED = 2 };
+/* Counts this thread's fault on page at pc: 0, or how tired it is of it. */
+int sg_step_tired(uintptr_t page, uintptr_t pc);
+void sg_step_rested(void);
+/* Opens page for one instruction; 0 when it cannot (settle instead). */
+int sg_step_begin(uintptr_t page, ucontext_t *uc);
+void sg_step_install(void);
 
 #endif

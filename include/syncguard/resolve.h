@@ -25,4 +25,9 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc);
  * for accesses that touch a guarded page but no copy's bytes. */
 void sg_settle(uintptr_t lo, uintptr_t hi);
 
+/* Called with sg_model_lock held. If every active copy over the pages of
+ * [lo, hi) has finished on the device, settles them (no wait) and returns 1
+ * with the lock released; else returns 0 with it still held. */
+int sg_settle_if_done(uintptr_t lo, uintptr_t hi);
+
 #endif

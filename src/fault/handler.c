@@ -35,7 +35,6 @@
 #include "syncguard/stats.h"
 #include "syncguard/strings.h"
 
-int sg_step_begin(uintptr_t page, ucontext_t *uc);
 void sg_forward_signal(int sig, siginfo_t *si, void *uc);
 
 /* The last fault retried because no guard explained it (its page was
@@ -129,6 +128,39 @@ static void say_passed_on(uintptr_t addr, uintptr_t pc, const char *why)
     sg_log_write(buf, n);
 }
 
+/* A fault on a guarded page outside the bytes of every copy it conflicts
+ * with. Step it. A thread that keeps faulting on the page (step.c) settles
+ * it once its copies are done; one instruction that keeps faulting (a rep
+ * string: one that will reach a copy's bytes is a race) settles it even if
+ * that waits for them, as does a fault that cannot be stepped. Lock held;
+ * released. */
+static int handle_neighbour(uintptr_t page, ucontext_t *uc)
+{
+    int tired = sg_step_tired(page, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP]);
+    if (tired && resolve_string_op(uc)) {
+        sg_stat_add(SG_STAT_faults_race, 1);
+        return 1;
+    }
+    if (tired && sg_settle_if_done(page, page + sg_page_size)) {
+        sg_stat_add(SG_STAT_faults_settled, 1);
+        sg_step_rested();
+        return 1;
+    }
+    if (tired != SG_STEP_EXHAUSTED && sg_step_begin(page, uc)) {
+        sg_unlock(&sg_model_lock);
+        sg_stat_add(SG_STAT_faults_neighbour, 1);
+        return 1;
+    }
+    if (!tired && resolve_string_op(uc)) {
+        sg_stat_add(SG_STAT_faults_race, 1);
+        return 1;
+    }
+    sg_stat_add(SG_STAT_faults_settled, 1);
+    sg_step_rested();
+    sg_settle(page, page + sg_page_size);
+    return 1;
+}
+
 /* 1 if the fault was syncguard's and the program may go on. */
 static int handle_fault(uintptr_t addr, ucontext_t *uc)
 {
@@ -147,20 +179,8 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
         sg_resolve(c, addr, is_write, uc);
         return 1;
     }
-    if (page_guarded) {
-        if (sg_step_begin(page, uc)) {
-            sg_unlock(&sg_model_lock);
-            sg_stat_add(SG_STAT_faults_neighbour, 1);
-            return 1;
-        }
-        if (resolve_string_op(uc)) {
-            sg_stat_add(SG_STAT_faults_race, 1);
-            return 1;
-        }
-        sg_stat_add(SG_STAT_faults_settled, 1);
-        sg_settle(page, page + sg_page_size);
-        return 1;
-    }
+    if (page_guarded)
+        return handle_neighbour(page, uc);
     sg_unlock(&sg_model_lock);
     /* Opened since the fault? Retry a couple of times, then give up. */
     uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
@@ -193,8 +213,6 @@ static void on_sigsegv(int sig, siginfo_t *si, void *ucv)
     if (!ours)
         sg_forward_signal(sig, si, ucv);
 }
-
-void sg_step_install(void);
 
 void sg_fault_install(void)
 {

@@ -115,6 +115,25 @@ static void take_active(struct sg_copy *c, void *arg)
     set->n++;
 }
 
+static void check_done(struct sg_copy *c, void *arg)
+{
+    int *all_done = arg;
+    if (c->state != SG_COPY_ACTIVE || !*all_done)
+        return;
+    /* No event: only a stream synchronize could tell. */
+    *all_done = c->event && sg_driver()->cuEventQuery(c->event) == CUDA_SUCCESS;
+}
+
+int sg_settle_if_done(uintptr_t lo, uintptr_t hi)
+{
+    int all_done = 1;
+    sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), check_done, &all_done);
+    if (!all_done)
+        return 0;
+    sg_settle(lo, hi);
+    return 1;
+}
+
 void sg_settle(uintptr_t lo, uintptr_t hi)
 {
     struct settle_set set = { 0 };

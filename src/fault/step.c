@@ -3,9 +3,18 @@
  * must complete without a report: the page is opened, the trap flag is set
  * in the interrupted context, and the SIGTRAP after that one instruction
  * closes the page again. While it is open, other threads' accesses to the
- * copy go unseen (a missed race, never a false one or lost data). A page
- * that keeps faulting (a rep movs over it, one fault per iteration) is
- * settled instead: its copies are waited for and it is opened for good. */
+ * copy go unseen (a missed race, never a false one or lost data).
+ *
+ * A page that keeps faulting (a rep movs over it, one fault per iteration;
+ * a pinned-memory allocator filling the next small buffer next to one being
+ * copied) costs two mprotect calls and two signals a fault. After
+ * page_steps faults in a row on one page a thread is "tired" of it and
+ * settles the page (handler.c) as soon as its copies have finished on the
+ * device: opened for good, no wait. One instruction that keeps faulting (a
+ * rep movs, one fault per iteration) exhausts it: then the page is settled
+ * even if that means waiting for its copies. Only then: a thread that
+ * fills its own buffers next to copies that wait for it to finish (a
+ * producer ring) must never be made to wait for them. */
 #include "config.h"
 
 #include <errno.h>
@@ -17,28 +26,42 @@
 #include "syncguard/common.h"
 #include "syncguard/fault.h"
 #include "syncguard/guard.h"
+#include "syncguard/options.h"
 
 void sg_forward_signal(int sig, siginfo_t *si, void *uc);
 
 #define TRAP_FLAG 0x100
-#define STEPS_BEFORE_SETTLING 64
 
 static SG_TLS uintptr_t stepping_page; /* 0: not stepping */
-/* One instruction that keeps faulting on one page (a rep movs, one fault
- * per iteration) is counted; any other fault starts the count again, so a
- * program that merely touches neighbours often is never made to wait. */
-static SG_TLS uintptr_t last_page, last_pc;
-static SG_TLS int steps_in_a_row;
+#define SAME_PC_BEFORE_SETTLING 64
 
-/* With sg_model_lock held. 0 means: do not step, settle the page. */
+/* Faults of this thread in a row on one page, and of its one instruction
+ * in a row; a fault on another page starts both counts again, so a program
+ * that merely touches neighbours now and then is never made to wait. */
+static SG_TLS uintptr_t last_page, last_pc;
+static SG_TLS long faults_in_a_row, same_pc_in_a_row;
+
+int sg_step_tired(uintptr_t page, uintptr_t pc)
+{
+    if (page != last_page)
+        last_page = page, faults_in_a_row = 0, last_pc = 0;
+    if (pc != last_pc)
+        last_pc = pc, same_pc_in_a_row = 0;
+    if (++same_pc_in_a_row > SAME_PC_BEFORE_SETTLING)
+        return SG_STEP_EXHAUSTED;
+    return ++faults_in_a_row > sg_opt.page_steps ? SG_STEP_TIRED : 0;
+}
+
+void sg_step_rested(void)
+{
+    faults_in_a_row = same_pc_in_a_row = 0;
+}
+
+/* With sg_model_lock held. 0: cannot step (a second page in one
+ * instruction, or mprotect failed): settle the page. */
 int sg_step_begin(uintptr_t page, ucontext_t *uc)
 {
     if (stepping_page)
-        return 0; /* a second page in one instruction: settle this one */
-    uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-    if (page != last_page || pc != last_pc)
-        last_page = page, last_pc = pc, steps_in_a_row = 0;
-    if (++steps_in_a_row > STEPS_BEFORE_SETTLING)
         return 0;
     if (sg_protect(page, sg_page_size, sg_guard_normal_prot(page)) != 0)
         return 0;

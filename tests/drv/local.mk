@@ -109,6 +109,8 @@ DRV_TESTBINS = \
 	drv/robust_fwrite \
 	drv/robust_h2d_pinned_read_then_write \
 	drv/robust_mprotect_fails \
+	drv/robust_neighbour_settle \
+	drv/robust_neighbour_settle_now \
 	drv/robust_null_deref \
 	drv/robust_pinned_fault_default \
 	drv/robust_program_mprotect_kept \
@@ -233,6 +235,8 @@ DRV_SOURCES = \
 	drv/robust_fwrite.c \
 	drv/robust_h2d_pinned_read_then_write.c \
 	drv/robust_mprotect_fails.c \
+	drv/robust_neighbour_settle.c \
+	drv/robust_neighbour_settle_now.c \
 	drv/robust_null_deref.c \
 	drv/robust_pinned_fault_default.c \
 	drv/robust_program_mprotect_kept.c \

@@ -1,0 +1,63 @@
+/* robust_neighbour_settle: a thread that keeps writing the neighbour bytes
+ * of a guarded page (a pinned-memory allocator filling the next small
+ * buffer next to one being copied) is single-stepped page_steps times (8
+ * by default), then, the copy having finished on the device, syncguard
+ * opens the page for good instead of stepping every further write.
+ *
+ * A copy fills the first half of a pinned page; the stream then writes a
+ * flag (cuStreamWriteValue32) that the host polls in memory: the copy has
+ * finished on the device but the host has observed nothing through CUDA.
+ * The host then writes every word of the page's second half (512 writes),
+ * synchronizes and checks both halves.  The counters at exit say: 8 writes
+ * stepped, then one settle.  Twin: robust_neighbour_settle_now
+ * (page_steps=0: the first write settles).
+ *
+ * SG-OPTIONS: verbosity=1
+ * SG-EXPECT: silent
+ * SG-GREP: stats: .*faults_race=0, faults_neighbour=8, faults_settled=1,
+ */
+#include <cuda.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "sgtest.h"
+
+#define COPIED 0x5eed0000u
+#define MINE 0x0000beefu
+
+int main(void)
+{
+    sgt_watchdog(60);
+    sgt_init();
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), half = page / 2, words = half / 4;
+    CUstream s;
+    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUdeviceptr dev, dflag;
+    SGT_CHECK(cuMemAlloc(&dev, half));
+    SGT_CHECK(cuMemsetD32(dev, COPIED, words));
+    SGT_CHECK(cuCtxSynchronize());
+    uint32_t *host;
+    volatile uint32_t *flag;
+    SGT_CHECK(cuMemAllocHost((void **)&host, page));
+    SGT_CHECK(cuMemHostAlloc((void **)&flag, sizeof *flag, CU_MEMHOSTALLOC_DEVICEMAP));
+    SGT_CHECK(cuMemHostGetDevicePointer(&dflag, (void *)flag, 0));
+    *flag = 0;
+
+    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, half, s));
+    SGT_CHECK(cuStreamWriteValue32(s, dflag, 1, 0));
+    while (*flag == 0)                  /* done on the device, unobserved */
+        ;
+    volatile uint32_t *mine = host + words;
+    for (size_t i = 0; i < words; i++)
+        mine[i] = MINE;
+
+    SGT_CHECK(cuStreamSynchronize(s));
+    unsigned wrong = 0;
+    for (size_t i = 0; i < words; i++)
+        wrong += (host[i] != COPIED) + (mine[i] != MINE);
+    SGT_CHECK(cuMemFreeHost(host));
+    SGT_CHECK(cuMemFreeHost((void *)flag));
+    SGT_CHECK(cuMemFree(dev));
+    return sgt_verdict(wrong, "both halves");
+}

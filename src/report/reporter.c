@@ -22,7 +22,9 @@
 #define RING 16
 #define WAIT_STEPS 100 /* x 100 ms */
 
-enum { SLOT_FREE, SLOT_FILLING, SLOT_READY, SLOT_DONE };
+/* ABANDONED: READY, but its faulting thread stopped waiting; the reporter
+ * still writes it, then frees the slot itself. */
+enum { SLOT_FREE, SLOT_FILLING, SLOT_READY, SLOT_DONE, SLOT_ABANDONED };
 
 struct slot {
     atomic_int state;
@@ -41,11 +43,14 @@ static void *reporter_main(void *arg)
         while (sem_wait(&wake) != 0)
             ;
         for (int i = 0; i < RING; i++) {
-            if (atomic_load(&ring[i].state) != SLOT_READY)
+            int st = atomic_load(&ring[i].state);
+            if (st != SLOT_READY && st != SLOT_ABANDONED)
                 continue;
             sg_report_write(&ring[i].race);
-            atomic_store(&ring[i].state, SLOT_DONE);
-            syscall(SYS_futex, &ring[i].state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+            if (atomic_exchange(&ring[i].state, SLOT_DONE) == SLOT_ABANDONED)
+                atomic_store(&ring[i].state, SLOT_FREE);
+            else
+                syscall(SYS_futex, &ring[i].state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
         }
     }
     return NULL;
@@ -141,7 +146,9 @@ void sg_report_race(const struct sg_race *race)
             break;
         syscall(SYS_futex, &s->state, FUTEX_WAIT_PRIVATE, st, &step, NULL, 0);
     }
-    int done = SLOT_DONE;
-    /* If the reporter never got to it, it still may: leave it READY. */
-    atomic_compare_exchange_strong(&s->state, &done, SLOT_FREE);
+    /* If the reporter has not got to it yet, it still will, and frees the
+     * slot after; else the slot is done and ours to free. */
+    int ready = SLOT_READY;
+    if (!atomic_compare_exchange_strong(&s->state, &ready, SLOT_ABANDONED))
+        atomic_store(&s->state, SLOT_FREE);
 }

@@ -36,6 +36,10 @@ enum sg_copy_state { SG_COPY_FREE, SG_COPY_ACTIVE, SG_COPY_HANDLING };
 
 struct sg_copy {
     int state;
+    /* HANDLING because a thread settles its page (no race seen yet), and
+     * whether an observation has covered it since: an access by another
+     * thread meanwhile is a race only while it has not. */
+    unsigned char settling, observed;
     uint64_t id;
     uintptr_t base; /* the copy's host bytes start here... */
     size_t size;    /* ...and end within size bytes (the extent) */
@@ -55,6 +59,14 @@ struct sg_copy {
     uint32_t active_pos;
 };
 
+
+/* Whether a conflicting access to c now is a race for the accessing thread
+ * to report: c is active, or another thread is only settling its page and
+ * no observation has covered c since. Lock held. */
+static inline int sg_copy_unclaimed(const struct sg_copy *c)
+{
+    return c->state == SG_COPY_ACTIVE || (c->settling && !c->observed);
+}
 
 struct sg_copy_request {
     const char *api;

@@ -9,6 +9,7 @@
     SG_STAT(mprotect_calls, "mprotect calls")                                          \
     SG_STAT(pages_guarded, "pages guarded (summed over copies)")                       \
     SG_STAT(faults_race, "faults on a pending copy's bytes")                           \
+    SG_STAT(faults_waited, "faults on the bytes of a copy another thread handles")     \
     SG_STAT(faults_neighbour, "faults single-stepped (a neighbour on a guarded page)") \
     SG_STAT(faults_settled, "faults that waited for a page's copies")                  \
     SG_STAT(faults_stale, "faults retried (the page opened meanwhile)")                \

@@ -175,7 +175,7 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
     if (c || page_guarded)
         retry_addr = 0;
     if (c) {
-        sg_stat_add(SG_STAT_faults_race, 1);
+        sg_stat_add(sg_copy_unclaimed(c) ? SG_STAT_faults_race : SG_STAT_faults_waited, 1);
         sg_resolve(c, addr, is_write, uc);
         return 1;
     }

@@ -76,7 +76,8 @@ static int capture(ucontext_t *uc, uintptr_t *pcs)
 void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
 {
     struct sg_race race;
-    int first = c->state == SG_COPY_ACTIVE; /* else another thread reports it */
+    int first = sg_copy_unclaimed(c); /* else another thread reports it */
+    c->settling = 0;
     race.kind = race_kind(c, access);
     race.addr = addr;
     race.tid = sg_gettid();
@@ -111,6 +112,7 @@ static void take_active(struct sg_copy *c, void *arg)
     if (c->state != SG_COPY_ACTIVE || set->n == SETTLE_MAX)
         return;
     c->state = SG_COPY_HANDLING;
+    c->settling = 1;
     set->c[set->n] = c, set->id[set->n] = c->id;
     set->n++;
 }

@@ -174,7 +174,10 @@ void sg_copies_release_covered(const struct sg_vc *vc)
     for (uint32_t i = 0; i < nactive;) {
         struct sg_copy *c = &slots[active[i]];
         /* A copy the fault handler is synchronizing is released by it. */
-        if (c->state == SG_COPY_ACTIVE && sg_vc_get(vc, c->stream.idx) >= c->seq) {
+        int covered = sg_vc_get(vc, c->stream.idx) >= c->seq;
+        if (c->state == SG_COPY_HANDLING && covered)
+            c->observed = 1;
+        if (c->state == SG_COPY_ACTIVE && covered) {
             if (sg_opt.verbosity >= 2)
                 sg_log_printf("==%d==syncguard: copy #%llu observed complete\n", (int)getpid(),
                               (unsigned long long)c->id);
@@ -199,6 +202,7 @@ static void fill(struct sg_copy *c, const struct sg_copy_request *rq,
                  int npcs)
 {
     c->state = SG_COPY_ACTIVE;
+    c->settling = c->observed = 0;
     c->id = next_id++;
     c->base = rq->base;
     c->shape = rq->shape;

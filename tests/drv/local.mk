@@ -114,6 +114,8 @@ DRV_TESTBINS = \
 	drv/robust_null_deref \
 	drv/robust_pinned_fault_default \
 	drv/robust_program_mprotect_kept \
+	drv/robust_settle_other_thread_ok \
+	drv/robust_settle_other_thread_race \
 	drv/robust_signal_chain \
 	drv/robust_signal_sigtrap \
 	drv/robust_small_buffers_gated \
@@ -240,6 +242,8 @@ DRV_SOURCES = \
 	drv/robust_null_deref.c \
 	drv/robust_pinned_fault_default.c \
 	drv/robust_program_mprotect_kept.c \
+	drv/robust_settle_other_thread_ok.c \
+	drv/robust_settle_other_thread_race.c \
 	drv/robust_signal_chain.c \
 	drv/robust_signal_sigtrap.c \
 	drv/robust_small_buffers_gated.c \

@@ -14,7 +14,7 @@
  *
  * SG-OPTIONS: verbosity=1
  * SG-EXPECT: silent
- * SG-GREP: stats: .*faults_race=0, faults_neighbour=8, faults_settled=1,
+ * SG-GREP: stats: .*faults_race=0, faults_waited=0, faults_neighbour=8, faults_settled=1,
  */
 #include <cuda.h>
 #include <stdint.h>

@@ -4,6 +4,6 @@
  *
  * SG-OPTIONS: verbosity=1:page_steps=0
  * SG-EXPECT: silent
- * SG-GREP: stats: .*faults_race=0, faults_neighbour=0, faults_settled=1,
+ * SG-GREP: stats: .*faults_race=0, faults_waited=0, faults_neighbour=0, faults_settled=1,
  */
 #include "robust_neighbour_settle.c"

@@ -135,7 +135,8 @@ void emu_host_wait_op(CUstream s, uint64_t seq);
 
 /* ---- hostwait.c: the test-only release hook ---------------------------- */
 
-/* Stores every registered release value (lock held); called by
+/* Calls every registered callback, then stores every registered release
+ * value (lock held); called by
  * emu_host_wait just before a host thread blocks. */
 void emu_fire_host_wait_releases(void);
 

@@ -13,6 +13,33 @@ typedef struct release {
 
 static release *pending, **pending_tail = &pending;
 
+typedef struct callback {
+    void (*fn)(void *);
+    void *arg;
+    struct callback *next;
+} callback;
+
+static callback *callbacks;
+
+void sgemu_call_on_host_wait(void (*fn)(void *), void *arg)
+{
+    callback *c = emu_xmalloc(sizeof *c);
+    emu_lock();
+    *c = (callback){ fn, arg, callbacks };
+    callbacks = c;
+    emu_unlock();
+}
+
+static void fire_callbacks(void)
+{
+    while (callbacks) {
+        callback *c = callbacks;
+        callbacks = c->next;
+        c->fn(c->arg);
+        free(c);
+    }
+}
+
 void sgemu_release_on_host_wait(CUdeviceptr flag, cuuint32_t value)
 {
     release *r = emu_xmalloc(sizeof *r);
@@ -25,6 +52,7 @@ void sgemu_release_on_host_wait(CUdeviceptr flag, cuuint32_t value)
 
 void emu_fire_host_wait_releases(void)
 {
+    fire_callbacks();
     if (!pending)
         return;
     while (pending) {

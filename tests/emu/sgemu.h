@@ -25,6 +25,16 @@ void sgemu_release_on_host_wait(CUdeviceptr flag, cuuint32_t value);
 
 typedef void (*sgemu_release_on_host_wait_fn)(CUdeviceptr flag, cuuint32_t value);
 
+/* The next time any host thread is about to block in the emulator (as
+ * above), that thread first calls fn(arg), with the emulator's lock held:
+ * fn may only signal another thread (sem_post), never call the emulator.
+ * Fires once. Lets a test act while a thread (syncguard's, inside a fault
+ * handler) is blocked waiting for a held stream. */
+__attribute__((visibility("default")))
+void sgemu_call_on_host_wait(void (*fn)(void *), void *arg);
+
+typedef void (*sgemu_call_on_host_wait_fn)(void (*fn)(void *), void *arg);
+
 #ifdef __cplusplus
 }
 #endif

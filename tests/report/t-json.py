@@ -99,7 +99,7 @@ def check_summary(s, where):
         typed(c, "count", (int,), where + " counts")
     typed(s, "suppressions_used", (list,), where)
     stats = typed(s, "stats", (dict,), where)
-    for k in ("mprotect_calls", "pages_guarded", "faults_race", "faults_neighbour",
+    for k in ("mprotect_calls", "pages_guarded", "faults_race", "faults_waited", "faults_neighbour",
               "faults_settled", "faults_stale", "faults_passed_on", "syscall_windows"):
         typed(stats, k, (int,), where + " stats")
     # Every program here guards a copy (protect, then release).

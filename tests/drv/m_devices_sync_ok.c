@@ -1,9 +1,9 @@
 /* m_devices_sync_ok: several devices.  The copy runs on a stream of device
  * 1's primary context and the host synchronizes that context: no race.
- * Needs two devices (SGEMU_DEVICES=2).  Twin: m_devices_sync_other_race.
+ * Needs two devices (the emulator makes two; skipped on a one-GPU
+ * machine).  Twin: m_devices_sync_other_race.
  *
  * SG-EXPECT: silent
- * SG-EMU-ONLY
  */
 /* The twin of m_devices_sync_other_race: the same program, with the lines under
  * #ifdef SG_TWIN there. */

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # syncguard overhead benchmark, side by side in one run:
-#   workloads  micro (bench/micro.cu), resnet (bench/resnet.py), train (bench/train.py)
+#   workloads  micro (bench/micro.cu), resnet (bench/resnet.py), train (bench/train.py),
+#              loader (bench/pinned_loader.c: the training loop's copy pattern in C,
+#              a diagnostic without a target)
 #   configs    native; syncguard mode=report; syncguard mode=sync;
 #              TORCH_CUDA_SANITIZER=1 (PyTorch workloads); compute-sanitizer
 #              memcheck (micro and one short ResNet run, reduced iterations)
@@ -60,6 +62,7 @@ prefix() { # CFG: PRE=(the command prefix of that configuration)
 workload() { # WORKLOAD CFG: CMD=(the program and its arguments)
   case $1 in
     micro) CMD=("$TMP/micro") ;;
+    loader) CMD=("$TMP/pinned_loader") ;;
     *) CMD=("$PYTHON" "bench/$1.py") ;;
   esac
   if [ "$2" = memcheck ]; then  # reduced iterations under compute-sanitizer
@@ -74,6 +77,7 @@ run_one() {
   left=$((BUDGET - SECONDS))
   ((left < ${5:-20})) && why="skipped" && note="the ${BUDGET}s budget is spent"
   [ "$w" = micro ] && [ ! -x "$TMP/micro" ] && why="error" && note="micro did not build"
+  [ "$w" = loader ] && [ ! -x "$TMP/pinned_loader" ] && why="error" && note="pinned_loader did not build"
   [ "$cfg" = memcheck ] && [ -z "$CSAN" ] && why="error" && note="compute-sanitizer not found"
   if [ -n "$why" ]; then
     echo "$w,$cfg,$rep,*,,$why,,,$note" >>"$RAW"
@@ -122,6 +126,13 @@ if ! "$NVCC" -O2 -o "$TMP/micro" bench/micro.cu >"$TMP/err" 2>&1; then
   echo "# micro build failed:" | tee -a "$RAW"
   tail -n 20 "$TMP/err" | comment
 fi
+CUDA_DIR=$(dirname "$(dirname "$NVCC")")
+progress "building pinned_loader: cc -O2 -pthread bench/pinned_loader.c -lcuda"
+if ! cc -O2 -pthread -I"$CUDA_DIR/include" bench/pinned_loader.c -o "$TMP/pinned_loader" \
+  -L"$CUDA_DIR/lib64/stubs" -lcuda >"$TMP/err" 2>&1; then
+  echo "# pinned_loader build failed:" | tee -a "$RAW"
+  tail -n 20 "$TMP/err" | comment
+fi
 GPU=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
 GPU=${GPU:-unknown (nvidia-smi failed)}
 NVCC_VER=$("$NVCC" --version 2>&1 | grep -o 'release .*' || echo "(not found)")
@@ -136,6 +147,7 @@ progress "GPU: $GPU; CUDA $NVCC_VER; $TORCH_VER"
 for ((rep = 1; rep <= (REPS_MICRO > REPS_PY ? REPS_MICRO : REPS_PY); rep++)); do
   if ((rep <= REPS_MICRO)); then
     for cfg in native sg-report sg-sync; do run_one micro $cfg $rep 90; done
+    for cfg in native sg-report sg-sync; do run_one loader $cfg $rep 60; done
   fi
   if ((rep <= REPS_PY)); then
     for w in resnet train; do

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+
+#include "now_us.h"
 #include <unistd.h>
 
 #define PAIRS 2000
@@ -33,13 +35,6 @@ static void *keep_busy(void *arg)
         for (int i = 0; i < (1 << 20); i += 4096)
             mine[i]++;
     return arg;
-}
-
-static double now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
 }
 
 int main(int argc, char **argv)

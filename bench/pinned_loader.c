@@ -24,6 +24,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "now_us.h"
+
 #define SLOTS 4
 #define LABEL_BYTES 1024
 #define WARMUP 30
@@ -65,13 +67,6 @@ static void *loader(void *arg)
         pthread_mutex_unlock(&lock);
     }
     return NULL;
-}
-
-static double now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
 }
 
 int main(int argc, char **argv)

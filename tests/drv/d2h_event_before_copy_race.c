@@ -11,22 +11,8 @@
  */
 #include <cuda.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "sgtest.h"
-
-#define WORDS 4096u                     /* 16 KiB, four pages */
-#define BYTES (WORDS * sizeof(uint32_t))
-#define OLD 0x0badf00du                 /* the host buffer before the copy */
-#define NEW 0x5eed1234u                 /* what the copy delivers */
-
-static unsigned count_wrong(const volatile uint32_t *h, uint32_t want)
-{
-    unsigned wrong = 0;
-    for (unsigned i = 0; i < WORDS; i++)
-        wrong += h[i] != want;
-    return wrong;
-}
 
 int main(void)
 {
@@ -37,34 +23,22 @@ int main(void)
     CUevent ev;
     SGT_CHECK(cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
     CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD32(dev, NEW, WORDS));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copy below is pending */
     uint32_t *host;
-    SGT_CHECK(cuMemAllocHost((void **)&host, BYTES));
-    for (unsigned i = 0; i < WORDS; i++)
-        host[i] = OLD;
+    sgt_buffers(&dev, &host);
 
     SGT_CHECK(cuEventRecord(ev, s));    /* the mistake: before the copy */
     sgt_hold *hold = sgt_hold_stream(s);
-    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, s));
+    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, s));
     SGT_CHECK(cuEventSynchronize(ev));
     sgt_release_when_host_waits(hold);
 
     /* The race: the event completed before the copy started. */
-    unsigned early = count_wrong(host, NEW);
+    unsigned early = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
 
     SGT_CHECK(cuStreamSynchronize(s));
-    unsigned late = count_wrong(host, NEW);
-    printf("early read: %u of %u words wrong; after cuStreamSynchronize: %u\n", early, WORDS, late);
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
+    unsigned late = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
+    sgt_free_buffers(dev, host);
     SGT_CHECK(cuEventDestroy(ev));
     SGT_CHECK(cuStreamDestroy(s));
-    if (early || late) {
-        printf("check: MISMATCH the early read saw data the copy had not delivered yet\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    return sgt_race_verdict(early, late, "after cuStreamSynchronize");
 }

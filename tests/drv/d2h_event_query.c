@@ -17,19 +17,6 @@
 
 #include "sgtest.h"
 
-#define WORDS 4096u                     /* 16 KiB, four pages */
-#define BYTES (WORDS * sizeof(uint32_t))
-#define OLD 0x0badf00du                 /* the host buffer before the copy */
-#define NEW 0x5eed1234u                 /* what the copy delivers */
-
-static unsigned count_wrong(const volatile uint32_t *h, uint32_t want)
-{
-    unsigned wrong = 0;
-    for (unsigned i = 0; i < WORDS; i++)
-        wrong += h[i] != want;
-    return wrong;
-}
-
 int main(void)
 {
     sgt_watchdog(60);
@@ -42,16 +29,11 @@ int main(void)
     SGT_CHECK(cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
 #endif
     CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD32(dev, NEW, WORDS));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copy below is pending */
     uint32_t *host;
-    SGT_CHECK(cuMemAllocHost((void **)&host, BYTES));
-    for (unsigned i = 0; i < WORDS; i++)
-        host[i] = OLD;
+    sgt_buffers(&dev, &host);
 
     sgt_hold *hold = sgt_hold_stream(s);
-    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, s));
+    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, s));
 #ifdef SG_TWIN /* d2h_stream_query */
     CUresult r = cuStreamQuery(s);      /* held: cannot be complete */
 #else
@@ -59,11 +41,7 @@ int main(void)
     CUresult r = cuEventQuery(ev);      /* held: cannot be complete */
 #endif
     if (r != CUDA_ERROR_NOT_READY) {
-#ifdef SG_TWIN /* d2h_stream_query */
-        printf("cuStreamQuery answered %d while the copy was held\n", (int)r);
-#else
-        printf("cuEventQuery answered %d while the copy was held\n", (int)r);
-#endif
+        printf("the query answered %d while the copy was held\n", (int)r);
         return 2;
     }
     sgt_release(hold);
@@ -78,23 +56,13 @@ int main(void)
     }
     SGT_CHECK(r);
 
-    unsigned wrong = count_wrong(host, NEW);
-#ifdef SG_TWIN /* d2h_stream_query */
-    printf("after %lu cuStreamQuery calls: %u of %u words wrong\n", polls, wrong, WORDS);
-#else
-    printf("after %lu cuEventQuery calls: %u of %u words wrong\n", polls, wrong, WORDS);
-#endif
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
+    unsigned wrong = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
+    printf("queries until CUDA_SUCCESS: %lu\n", polls);
+    sgt_free_buffers(dev, host);
 #ifdef SG_TWIN /* d2h_stream_query */
 #else
     SGT_CHECK(cuEventDestroy(ev));
 #endif
     SGT_CHECK(cuStreamDestroy(s));
-    if (wrong) {
-        printf("check: MISMATCH the read after a successful query did not see the copied data\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    return sgt_verdict(wrong, "after a query answered CUDA_SUCCESS");
 }

@@ -9,22 +9,8 @@
  * d2h_legacy_covers_blocking.c (the lines under #ifdef SG_TWIN are the twin's). */
 #include <cuda.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "sgtest.h"
-
-#define WORDS 4096u                     /* 16 KiB, four pages */
-#define BYTES (WORDS * sizeof(uint32_t))
-#define OLD 0x0badf00du                 /* the host buffer before the copy */
-#define NEW 0x5eed1234u                 /* what the copy delivers */
-
-static unsigned count_wrong(const volatile uint32_t *h, uint32_t want)
-{
-    unsigned wrong = 0;
-    for (unsigned i = 0; i < WORDS; i++)
-        wrong += h[i] != want;
-    return wrong;
-}
 
 int main(void)
 {
@@ -40,45 +26,29 @@ int main(void)
     CUevent ev;
     SGT_CHECK(cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
     CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD32(dev, NEW, WORDS));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copy below is pending */
     uint32_t *host;
-    SGT_CHECK(cuMemAllocHost((void **)&host, BYTES));
-    for (unsigned i = 0; i < WORDS; i++)
-        host[i] = OLD;
+    sgt_buffers(&dev, &host);
 
 #ifdef SG_TWIN /* d2h_legacy_covers_blocking */
     sgt_hold *hold = sgt_hold_stream(a);
-    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, a));
+    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, a));
     SGT_CHECK(cuEventRecord(ev, NULL)); /* legacy stream: after A's copy */
 #else
     sgt_hold *hold = sgt_hold_stream(s);
-    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, s));
+    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, s));
     SGT_CHECK(cuEventRecord(ev, s));
 #endif
     sgt_release_when_host_waits(hold);
     SGT_CHECK(cuEventSynchronize(ev));  /* waits for the copy: releases the hold */
 
-    unsigned wrong = count_wrong(host, NEW);
-#ifdef SG_TWIN /* d2h_legacy_covers_blocking */
-    printf("after cuEventSynchronize on the legacy stream's event: %u of %u words wrong\n",
-           wrong, WORDS);
-#else
-    printf("after cuEventSynchronize: %u of %u words wrong\n", wrong, WORDS);
-#endif
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
+    unsigned wrong = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
+    sgt_free_buffers(dev, host);
     SGT_CHECK(cuEventDestroy(ev));
 #ifdef SG_TWIN /* d2h_legacy_covers_blocking */
     SGT_CHECK(cuStreamDestroy(a));
+    return sgt_verdict(wrong, "after cuEventSynchronize on the legacy stream's event");
 #else
     SGT_CHECK(cuStreamDestroy(s));
+    return sgt_verdict(wrong, "after cuEventSynchronize");
 #endif
-    if (wrong) {
-        printf("check: MISMATCH the synchronized read did not see the copied data\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
 }

@@ -15,69 +15,41 @@
 
 #include "sgtest.h"
 
-#define WORDS 4096u                     /* 16 KiB, four pages */
-#define BYTES (WORDS * sizeof(uint32_t))
-#define OLD 0x0badf00du                 /* the host buffer before the copy */
-#define NEW 0x5eed1234u                 /* what the copy delivers */
-
-static unsigned count_wrong(const volatile uint32_t *h, uint32_t want)
-{
-    unsigned wrong = 0;
-    for (unsigned i = 0; i < WORDS; i++)
-        wrong += h[i] != want;
-    return wrong;
-}
-
 int main(void)
 {
     sgt_watchdog(60);
     sgt_init();
     CUstream s;
     SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD32(dev, NEW, WORDS));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copy below is pending */
     uint32_t *host;
-    if (posix_memalign((void **)&host, (size_t)sysconf(_SC_PAGESIZE), BYTES) != 0) {
+    if (posix_memalign((void **)&host, (size_t)sysconf(_SC_PAGESIZE), SGT_BYTES) != 0) {
         perror("posix_memalign");
         return 2;
     }
-    for (unsigned i = 0; i < WORDS; i++)
-        host[i] = OLD;
-    SGT_CHECK(cuMemHostRegister(host, BYTES, 0));
+    CUdeviceptr dev;
+    sgt_buffers_for(&dev, host);
+    SGT_CHECK(cuMemHostRegister(host, SGT_BYTES, 0));
 
     sgt_hold *hold = sgt_hold_stream(s);
-    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, s));
+    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, s));
     sgt_release_when_host_waits(hold);
 #ifdef SG_TWIN /* d2h_host_register_sync */
     SGT_CHECK(cuStreamSynchronize(s));  /* waits for the copy: releases the hold */
-#endif
-
-#ifdef SG_TWIN /* d2h_host_register_sync */
-    unsigned wrong = count_wrong(host, NEW);
-    printf("after cuStreamSynchronize: %u of %u words wrong\n", wrong, WORDS);
+    unsigned wrong = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
 #else
     /* The race: nothing tells the host that the copy is done. */
-    unsigned early = count_wrong(host, NEW);
+    unsigned early = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
 
     SGT_CHECK(cuStreamSynchronize(s));
-    unsigned late = count_wrong(host, NEW);
-    printf("early read: %u of %u words wrong; after cuStreamSynchronize: %u\n", early, WORDS, late);
+    unsigned late = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
 #endif
     SGT_CHECK(cuMemHostUnregister(host));
     free(host);
     SGT_CHECK(cuMemFree(dev));
     SGT_CHECK(cuStreamDestroy(s));
 #ifdef SG_TWIN /* d2h_host_register_sync */
-    if (wrong) {
-        printf("check: MISMATCH the synchronized read did not see the copied data\n");
+    return sgt_verdict(wrong, "after cuStreamSynchronize");
 #else
-    if (early || late) {
-        printf("check: MISMATCH the early read saw data the copy had not delivered yet\n");
+    return sgt_race_verdict(early, late, "after cuStreamSynchronize");
 #endif
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
 }

@@ -9,22 +9,8 @@
  */
 #include <cuda.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "sgtest.h"
-
-#define WORDS 4096u                     /* 16 KiB, four pages */
-#define BYTES (WORDS * sizeof(uint32_t))
-#define OLD 0x0badf00du                 /* the host buffer before the copy */
-#define NEW 0x5eed1234u                 /* what the copy delivers */
-
-static unsigned count_wrong(const volatile uint32_t *h, uint32_t want)
-{
-    unsigned wrong = 0;
-    for (unsigned i = 0; i < WORDS; i++)
-        wrong += h[i] != want;
-    return wrong;
-}
 
 int main(void)
 {
@@ -37,34 +23,22 @@ int main(void)
     SGT_CHECK(cuEventCreate(&on_a, CU_EVENT_DISABLE_TIMING));
     SGT_CHECK(cuEventCreate(&on_b, CU_EVENT_DISABLE_TIMING));
     CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD32(dev, NEW, WORDS));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copy below is pending */
     uint32_t *host;
-    SGT_CHECK(cuMemAllocHost((void **)&host, BYTES));
-    for (unsigned i = 0; i < WORDS; i++)
-        host[i] = OLD;
+    sgt_buffers(&dev, &host);
 
     sgt_hold *hold = sgt_hold_stream(a);
-    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, a));
+    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, a));
     SGT_CHECK(cuEventRecord(on_a, a));
     SGT_CHECK(cuStreamWaitEvent(b, on_a, 0));
     SGT_CHECK(cuEventRecord(on_b, b));
     sgt_release_when_host_waits(hold);
     SGT_CHECK(cuEventSynchronize(on_b)); /* waits for the copy: releases the hold */
 
-    unsigned wrong = count_wrong(host, NEW);
-    printf("after cuEventSynchronize on B's event: %u of %u words wrong\n", wrong, WORDS);
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
+    unsigned wrong = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
+    sgt_free_buffers(dev, host);
     SGT_CHECK(cuEventDestroy(on_a));
     SGT_CHECK(cuEventDestroy(on_b));
     SGT_CHECK(cuStreamDestroy(a));
     SGT_CHECK(cuStreamDestroy(b));
-    if (wrong) {
-        printf("check: MISMATCH the synchronized read did not see the copied data\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    return sgt_verdict(wrong, "after cuEventSynchronize on B's event");
 }

@@ -17,25 +17,8 @@
 
 #include "sgtest.h"
 
-#define OLD 0x0badf00du                 /* the host page before the copies */
 #define NEW_A 0xaaaa0001u               /* what A's copy delivers */
 #define NEW_B 0xbbbb0002u               /* what B's copy delivers */
-
-#ifdef SG_TWIN /* d2h_two_copies_one_page */
-static unsigned count_wrong(const volatile uint32_t *h, size_t words, size_t stride, uint32_t want)
-#else
-static unsigned count_wrong(const volatile uint32_t *h, size_t words, uint32_t want)
-#endif
-{
-    unsigned wrong = 0;
-#ifdef SG_TWIN /* d2h_two_copies_one_page */
-    for (size_t i = 0; i < words; i += stride)
-#else
-    for (size_t i = 0; i < words; i++)
-#endif
-        wrong += h[i] != want;
-    return wrong;
-}
 
 int main(void)
 {
@@ -55,7 +38,7 @@ int main(void)
     uint32_t *first = (uint32_t *)(((uintptr_t)buf + page - 1) & ~(uintptr_t)(page - 1));
     uint32_t *second = first + words;   /* same page */
     for (size_t i = 0; i < 2 * words; i++)
-        first[i] = OLD;
+        first[i] = SGT_OLD;             /* the host page before the copies */
 
     sgt_hold *hold_b = sgt_hold_stream(b);
     SGT_CHECK(cuMemcpyDtoHAsync(second, dev + half, half, b));
@@ -64,23 +47,23 @@ int main(void)
     sgt_release_when_host_waits(hold_b);
 
 #ifdef SG_TWIN /* d2h_two_copies_one_page */
-    /* No race: every byte read belongs to A's completed copy. */
-    unsigned wrong_first = count_wrong(first, words, words / 8, NEW_A);
+    /* No race: every byte read belongs to A's completed copy (8 words). */
+    unsigned wrong_first = 0;
+    for (size_t i = 0; i < words; i += words / 8)
+        wrong_first += ((volatile uint32_t *)first)[i] != NEW_A;
 #else
     /* The race: these bytes are B's, and B was never synchronized. */
-    unsigned early = count_wrong(second, words, NEW_B);
+    unsigned early = SGT_COUNT_WRONG(second, words, NEW_B);
 #endif
 
     SGT_CHECK(cuStreamSynchronize(b));
+    unsigned late_first = SGT_COUNT_WRONG(first, words, NEW_A);
+    unsigned late_second = SGT_COUNT_WRONG(second, words, NEW_B);
 #ifdef SG_TWIN /* d2h_two_copies_one_page */
-    unsigned late_first = count_wrong(first, words, 1, NEW_A);
-    unsigned late_second = count_wrong(second, words, 1, NEW_B);
     printf("first half while B's copy was pending: %u of 8 sampled words wrong; "
            "after both syncs: %u + %u of %zu words wrong\n",
            wrong_first, late_first, late_second, 2 * words);
 #else
-    unsigned late_first = count_wrong(first, words, NEW_A);
-    unsigned late_second = count_wrong(second, words, NEW_B);
     printf("second half read early: %u of %zu words wrong; after both syncs: %u + %u of %zu\n",
            early, words, late_first, late_second, 2 * words);
 #endif

@@ -13,37 +13,22 @@
 #include <stdio.h>
 
 #include "sgtest.h"
+#include "sgt_shapes.h"
 
 typedef CUresult (*batch_v13000_fn)(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *,
                                     size_t *, size_t, CUstream);
 
-/* The CUDA 13.0 ABI, as a 13.0 runtime looks it up. */
-static batch_v13000_fn batch_13000(void)
-{
-    void *fn = NULL;
-    CUdriverProcAddressQueryResult st;
-    SGT_CHECK(cuGetProcAddress("cuMemcpyBatchAsync", &fn, 13000, 0, &st));
-    SGT_EXPECT(st == CU_GET_PROC_ADDRESS_SUCCESS && fn);
-    return (batch_v13000_fn)fn;
-}
-
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
-    CUstream a;
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
-    /* Two D2H copies, one per half of the pinned buffer. */
-    CUdeviceptr dsts[2] = { (CUdeviceptr)(uintptr_t)host, (CUdeviceptr)(uintptr_t)(host + SGT_WORDS / 2) };
-    CUdeviceptr srcs[2] = { dev, dev + SGT_BYTES / 2 };
-    size_t sizes[2] = { SGT_BYTES / 2, SGT_BYTES / 2 }, idx[1] = { 0 };
-    CUmemcpyAttributes attr = { .srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM };
-    batch_v13000_fn batch = batch_13000();
+    sgt_start(&dev, &host);
+    CUstream a = sgt_stream(CU_STREAM_NON_BLOCKING);
+    sgt_halves ops = sgt_halves_dtoh(host, dev);     /* two D2H copies, one per half */
+    /* The CUDA 13.0 ABI, as a 13.0 runtime looks it up. */
+    batch_v13000_fn batch = (batch_v13000_fn)sgt_proc("cuMemcpyBatchAsync", 13000);
     sgt_hold *hold = sgt_hold_stream(a);
-    SGT_CHECK(batch(dsts, srcs, sizes, 2, &attr, idx, 1, a));
+    SGT_CHECK(batch(ops.dsts, ops.srcs, ops.sizes, 2, &ops.attr, ops.attr_idx, 1, a));
     sgt_release_when_host_waits(hold);
 #ifdef SG_TWIN /* m_batch_v13000_ok */
     SGT_CHECK(cuStreamSynchronize(a));

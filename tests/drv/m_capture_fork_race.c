@@ -16,18 +16,12 @@
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUstream t;
-    CUevent fork, join;
-    SGT_CHECK(cuStreamCreate(&t, CU_STREAM_NON_BLOCKING));
-    SGT_CHECK(cuEventCreate(&fork, CU_EVENT_DISABLE_TIMING));
-    SGT_CHECK(cuEventCreate(&join, CU_EVENT_DISABLE_TIMING));
+    sgt_start(&dev, &host);
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUstream t = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUevent fork = sgt_event(), join = sgt_event();
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, s));  /* real, in flight */
     CUgraph g;

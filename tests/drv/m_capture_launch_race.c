@@ -15,13 +15,10 @@
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    sgt_start(&dev, &host);
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
     CUgraph g;
     CUgraphExec exec;
     SGT_CHECK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));

@@ -11,13 +11,10 @@
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
-    CUstream a;
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
+    sgt_start(&dev, &host);
+    CUstream a = sgt_stream(CU_STREAM_NON_BLOCKING);
     sgt_hold *hold = sgt_hold_stream(a);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, a));
     sgt_release_when_host_waits(hold);

@@ -21,8 +21,7 @@ int main(void)
     CUdeviceptr dev;
     uint32_t *host;
     sgt_buffers(&dev, &host);
-    CUstream a;
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
+    CUstream a = sgt_stream(CU_STREAM_NON_BLOCKING);
     sgt_hold *hold = sgt_hold_stream(a);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, a));
     SGT_CHECK(cuCtxCreate(&cb, NULL, 0, 0));           /* current: B */

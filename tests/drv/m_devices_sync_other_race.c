@@ -34,8 +34,7 @@ int main(void)
     CUdeviceptr dev;
     uint32_t *host;
     sgt_buffers(&dev, &host);
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, s));
 #ifdef SG_TWIN /* m_devices_sync_ok */

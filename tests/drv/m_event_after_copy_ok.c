@@ -4,27 +4,7 @@
  *
  * SG-EXPECT: silent
  */
-#include <cuda.h>
-#include <stdint.h>
-#include <stdio.h>
-
-#include "sgtest.h"
-
-int main(void)
-{
-    sgt_watchdog(60);
-    sgt_init();
-    CUdeviceptr dev;
-    uint32_t *host;
-    sgt_buffers(&dev, &host);
-    CUstream a;
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
-    CUevent e;
-    SGT_CHECK(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
-    sgt_hold *hold = sgt_hold_stream(a);
-    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, a));
-    SGT_CHECK(cuEventRecord(e, a));
-    sgt_release_when_host_waits(hold);
-    SGT_CHECK(cuEventSynchronize(e));
-    return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after cuEventSynchronize(event after the copy)");
-}
+/* The twin of m_event_before_copy_race: the same program, with the lines under
+ * #ifdef SG_TWIN there. */
+#define SG_TWIN 1
+#include "m_event_before_copy_race.c"

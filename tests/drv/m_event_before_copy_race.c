@@ -5,6 +5,8 @@
  * SG-EXPECT: early-host-read
  * SG-GREP: ^SUMMARY: syncguard: early-host-read .*m_event_before_copy_race
  */
+/* This program is also built, with SG_TWIN defined, as its twin
+ * m_event_after_copy_ok.c (the lines under #ifdef SG_TWIN are the twin's). */
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,19 +15,25 @@
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
-    CUstream a;
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
-    CUevent e;
-    SGT_CHECK(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
+    sgt_start(&dev, &host);
+    CUstream a = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUevent e = sgt_event();
+#ifdef SG_TWIN /* m_event_after_copy_ok */
+#else
     SGT_CHECK(cuEventRecord(e, a));
+#endif
     sgt_hold *hold = sgt_hold_stream(a);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, a));
+#ifdef SG_TWIN /* m_event_after_copy_ok */
+    SGT_CHECK(cuEventRecord(e, a));
+    sgt_release_when_host_waits(hold);
+    SGT_CHECK(cuEventSynchronize(e));
+    return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after cuEventSynchronize(event after the copy)");
+#else
     SGT_CHECK(cuEventSynchronize(e));   /* complete: does not wait */
     sgt_release_when_host_waits(hold);
     return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after cuEventSynchronize(event before the copy)");
+#endif
 }

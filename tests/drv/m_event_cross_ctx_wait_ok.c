@@ -21,13 +21,11 @@ int main(void)
     CUdeviceptr dev;
     uint32_t *host;
     sgt_buffers(&dev, &host);
-    CUstream a, b;
-    CUevent e, e2;
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
-    SGT_CHECK(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
+    CUstream a = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUevent e = sgt_event();
     SGT_CHECK(cuCtxCreate(&cb, NULL, 0, 0));
-    SGT_CHECK(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
-    SGT_CHECK(cuEventCreate(&e2, CU_EVENT_DISABLE_TIMING));
+    CUstream b = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUevent e2 = sgt_event();
     SGT_CHECK(cuCtxSetCurrent(ca));
     sgt_hold *hold = sgt_hold_stream(a);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, a));

@@ -3,26 +3,7 @@
  *
  * SG-EXPECT: silent
  */
-#include <cuda.h>
-#include <stdint.h>
-#include <stdio.h>
-
-#include "sgtest.h"
-
-int main(void)
-{
-    sgt_watchdog(60);
-    sgt_init();
-    CUdeviceptr dev;
-    uint32_t *host;
-    sgt_buffers(&dev, &host);
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    sgt_hold *hold = sgt_hold_stream(s);
-    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, s));
-    sgt_release_when_host_waits(hold);
-    SGT_CHECK(cuStreamSynchronize(s));
-    int r = sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after cuStreamSynchronize");
-    SGT_CHECK(cuMemFreeHost(host));
-    return r;
-}
+/* The twin of m_free_in_flight_race: the same program, with the lines under
+ * #ifdef SG_TWIN there. */
+#define SG_TWIN 1
+#include "m_free_in_flight_race.c"

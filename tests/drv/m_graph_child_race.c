@@ -12,34 +12,14 @@
 #include <stdio.h>
 
 #include "sgtest.h"
-
-/* A graph of one memcpy node: device to pinned host. */
-static CUgraph memcpy_graph(uint32_t *host, CUdeviceptr dev, CUcontext ctx)
-{
-    CUDA_MEMCPY3D p = { 0 };
-    p.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-    p.srcDevice = dev;
-    p.dstMemoryType = CU_MEMORYTYPE_HOST;
-    p.dstHost = host;
-    p.WidthInBytes = SGT_BYTES;
-    p.Height = 1;
-    p.Depth = 1;
-    CUgraph g;
-    CUgraphNode node;
-    SGT_CHECK(cuGraphCreate(&g, 0));
-    SGT_CHECK(cuGraphAddMemcpyNode(&node, g, NULL, 0, &p, ctx));
-    return g;
-}
+#include "sgt_shapes.h"
 
 int main(void)
 {
-    sgt_watchdog(60);
-    CUcontext ctx = sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUcontext ctx = sgt_start(&dev, &host);
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
 #ifdef SG_TWIN /* m_graph_relaunch_ok */
     CUstream b;
     SGT_CHECK(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
@@ -48,11 +28,12 @@ int main(void)
     CUgraphNode child;
     SGT_CHECK(cuGraphCreate(&outer, 0));
     SGT_CHECK(cuGraphAddEmptyNode(&child, outer, NULL, 0));
-    SGT_CHECK(cuGraphAddChildGraphNode(&child, outer, &child, 1, memcpy_graph(host, dev, ctx)));
+    SGT_CHECK(cuGraphAddChildGraphNode(&child, outer, &child, 1,
+                                       sgt_memcpy_graph(sgt_flat_dtoh(host, dev), ctx)));
 #endif
     CUgraphExec exec;
 #ifdef SG_TWIN /* m_graph_relaunch_ok */
-    SGT_CHECK(cuGraphInstantiate(&exec, memcpy_graph(host, dev, ctx), 0));
+    SGT_CHECK(cuGraphInstantiate(&exec, sgt_memcpy_graph(sgt_flat_dtoh(host, dev), ctx), 0));
 #else
     SGT_CHECK(cuGraphInstantiate(&exec, outer, 0));
 #endif

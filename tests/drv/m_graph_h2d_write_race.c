@@ -11,34 +11,20 @@
 #include <stdio.h>
 
 #include "sgtest.h"
+#include "sgt_shapes.h"
 
 int main(void)
 {
-    sgt_watchdog(60);
-    CUcontext ctx = sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUcontext ctx = sgt_start(&dev, &host);
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
     for (unsigned i = 0; i < SGT_WORDS; i++)
         host[i] = SGT_NEW;                  /* the source */
     SGT_CHECK(cuMemsetD32(dev, 0, SGT_WORDS));
     SGT_CHECK(cuCtxSynchronize());
-    CUDA_MEMCPY3D p = { 0 };
-    p.srcMemoryType = CU_MEMORYTYPE_HOST;
-    p.srcHost = host;
-    p.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-    p.dstDevice = dev;
-    p.WidthInBytes = SGT_BYTES;
-    p.Height = 1;
-    p.Depth = 1;
-    CUgraph g;
-    CUgraphNode node;
     CUgraphExec exec;
-    SGT_CHECK(cuGraphCreate(&g, 0));
-    SGT_CHECK(cuGraphAddMemcpyNode(&node, g, NULL, 0, &p, ctx));
-    SGT_CHECK(cuGraphInstantiate(&exec, g, 0));
+    SGT_CHECK(cuGraphInstantiate(&exec, sgt_memcpy_graph(sgt_flat_htod(dev, host), ctx), 0));
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuGraphLaunch(exec, s));
     sgt_release_when_host_waits(hold);

@@ -11,40 +11,24 @@
 #include <sched.h>
 
 #include "sgtest.h"
-
-static int done;
-
-static void CUDA_CB set_done(void *arg)
-{
-    (void)arg;
-    __atomic_store_n(&done, 1, __ATOMIC_RELEASE);
-}
-
-static void wait_done(void)
-{
-    while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE))
-        sched_yield();                  /* bounded by the watchdog */
-}
+#include "sgt_shapes.h"
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    sgt_start(&dev, &host);
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
     CUgraph g;
     CUgraphExec exec;
     SGT_CHECK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, s));
-    SGT_CHECK(cuLaunchHostFunc(s, set_done, NULL));
+    SGT_CHECK(cuLaunchHostFunc(s, sgt_set_done, NULL));
     SGT_CHECK(cuStreamEndCapture(s, &g));
     SGT_CHECK(cuGraphInstantiate(&exec, g, 0));
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuGraphLaunch(exec, s));
     sgt_release(hold);
-    wait_done();
+    sgt_wait_done();
     return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after the graph's host node ran");
 }

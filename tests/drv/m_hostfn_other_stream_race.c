@@ -10,52 +10,29 @@
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <sched.h>
 
 #include "sgtest.h"
 
-static int done;
-
-static void CUDA_CB set_done(void *arg)
-{
-    (void)arg;
-    __atomic_store_n(&done, 1, __ATOMIC_RELEASE);
-}
-
-/* Spins until the host function ran (the watchdog bounds it). */
-static void wait_done(void)
-{
-    while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE))
-        sched_yield();
-}
-
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
-#ifdef SG_TWIN /* m_hostfn_ok */
-    CUstream a;
-#else
-    CUstream a, b;
-#endif
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
+    sgt_start(&dev, &host);
+    CUstream a = sgt_stream(CU_STREAM_NON_BLOCKING);
 #ifdef SG_TWIN /* m_hostfn_ok */
 #else
-    SGT_CHECK(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+    CUstream b = sgt_stream(CU_STREAM_NON_BLOCKING);
 #endif
     sgt_hold *hold = sgt_hold_stream(a);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, a));
 #ifdef SG_TWIN /* m_hostfn_ok */
-    SGT_CHECK(cuLaunchHostFunc(a, set_done, NULL));
+    SGT_CHECK(cuLaunchHostFunc(a, sgt_set_done, NULL));
     sgt_release(hold);
 #else
-    SGT_CHECK(cuLaunchHostFunc(b, set_done, NULL));
+    SGT_CHECK(cuLaunchHostFunc(b, sgt_set_done, NULL));
     sgt_release_when_host_waits(hold);
 #endif
-    wait_done();
+    sgt_wait_done();                    /* spins until the host function ran */
 #ifdef SG_TWIN /* m_hostfn_ok */
     return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after the host function on the copy's stream ran");
 #else

@@ -17,21 +17,17 @@
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
+    sgt_start(&dev, &host);
     CUdeviceptr scratch;
     SGT_CHECK(cuMemAlloc(&scratch, 64));
-    CUstream a;
 #ifdef SG_TWIN /* m_legacy_event_blocking_ok */
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_DEFAULT));
+    CUstream a = sgt_stream(CU_STREAM_DEFAULT);
 #else
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
+    CUstream a = sgt_stream(CU_STREAM_NON_BLOCKING);
 #endif
-    CUevent e;
-    SGT_CHECK(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
+    CUevent e = sgt_event();
     sgt_hold *hold = sgt_hold_stream(a);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, a));
     SGT_CHECK(cuMemsetD8Async(scratch, 0, 64, NULL));   /* legacy stream */

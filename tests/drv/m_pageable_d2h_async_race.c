@@ -16,17 +16,15 @@
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host, pageable[16];
-    sgt_buffers(&dev, &host);
-    CUstream a, b;
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
-    SGT_CHECK(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+    sgt_start(&dev, &host);
+    CUstream a = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUstream b = sgt_stream(CU_STREAM_NON_BLOCKING);
     sgt_hold *hold = sgt_hold_stream(a);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, a));
 #ifdef SG_TWIN
+    (void)b;                            /* created, not used */
     /* Blocks until the held copy before it on A is done: release it then. */
     sgt_release_when_host_waits(hold);
     SGT_CHECK(cuMemcpyDtoHAsync(pageable, dev, sizeof pageable, a));

@@ -25,8 +25,7 @@ int main(void)
     SGT_CHECK(cuCtxCreate(&cb, NULL, 0, 0));
     CUdeviceptr db;
     SGT_CHECK(cuMemAlloc(&db, SGT_BYTES));
-    CUstream b;
-    SGT_CHECK(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+    CUstream b = sgt_stream(CU_STREAM_NON_BLOCKING);
     sgt_hold *hold = sgt_hold_stream(b);
     SGT_CHECK(cuMemcpyPeerAsync(db, cb, da, ca, SGT_BYTES, b));
     for (unsigned i = 0; i < SGT_WORDS; i++)        /* the host's own pinned memory */

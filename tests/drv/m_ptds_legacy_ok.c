@@ -13,13 +13,10 @@
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
-    CUevent e;
-    SGT_CHECK(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
+    sgt_start(&dev, &host);
+    CUevent e = sgt_event();
     sgt_hold *hold = sgt_hold_stream(CU_STREAM_PER_THREAD);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, CU_STREAM_PER_THREAD));
     SGT_CHECK(cuEventRecord(e, CU_STREAM_LEGACY));

@@ -30,17 +30,14 @@ static void *per_thread_fn(const char *name)
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
+    sgt_start(&dev, &host);
     dtoh_async_fn dtoh_async = (dtoh_async_fn)per_thread_fn("cuMemcpyDtoHAsync");
 #ifdef SG_TWIN /* m_ptds_null_ptsz_ok */
 #else
     stream_sync_fn stream_sync = (stream_sync_fn)per_thread_fn("cuStreamSynchronize");
-    CUstream b;
-    SGT_CHECK(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+    CUstream b = sgt_stream(CU_STREAM_NON_BLOCKING);
 #endif
     sgt_hold *hold = sgt_hold_stream(CU_STREAM_PER_THREAD);
     SGT_CHECK(dtoh_async(host, dev, SGT_BYTES, NULL));      /* the per-thread stream */

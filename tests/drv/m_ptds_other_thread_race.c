@@ -24,11 +24,9 @@ static void *sync_own_stream(void *arg)
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
+    sgt_start(&dev, &host);
     ctx_of_main = NULL;
     SGT_CHECK(cuCtxGetCurrent(&ctx_of_main));
     sgt_hold *hold = sgt_hold_stream(CU_STREAM_PER_THREAD);

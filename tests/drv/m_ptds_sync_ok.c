@@ -12,11 +12,9 @@
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
+    sgt_start(&dev, &host);
     sgt_hold *hold = sgt_hold_stream(CU_STREAM_PER_THREAD);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, CU_STREAM_PER_THREAD));
     sgt_release_when_host_waits(hold);

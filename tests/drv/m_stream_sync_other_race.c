@@ -5,6 +5,8 @@
  * SG-EXPECT: early-host-read
  * SG-GREP: ^SUMMARY: syncguard: early-host-read .*m_stream_sync_other_race
  */
+/* This program is also built, with SG_TWIN defined, as its twin
+ * m_stream_sync_ok.c (the lines under #ifdef SG_TWIN are the twin's). */
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,17 +15,23 @@
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
-    CUstream a, b;
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
-    SGT_CHECK(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+    sgt_start(&dev, &host);
+    CUstream a = sgt_stream(CU_STREAM_NON_BLOCKING);
+#ifdef SG_TWIN /* m_stream_sync_ok */
+#else
+    CUstream b = sgt_stream(CU_STREAM_NON_BLOCKING);
+#endif
     sgt_hold *hold = sgt_hold_stream(a);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, a));
+#ifdef SG_TWIN /* m_stream_sync_ok */
+    sgt_release_when_host_waits(hold);
+    SGT_CHECK(cuStreamSynchronize(a));
+    return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after cuStreamSynchronize(copy stream)");
+#else
     SGT_CHECK(cuStreamSynchronize(b));  /* idle, unrelated */
     sgt_release_when_host_waits(hold);
     return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after cuStreamSynchronize(other stream)");
+#endif
 }

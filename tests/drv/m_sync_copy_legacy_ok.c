@@ -13,11 +13,9 @@
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
+    sgt_start(&dev, &host);
     uint32_t small[16];
     sgt_hold *hold = sgt_hold_stream(NULL);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, NULL));

@@ -17,14 +17,11 @@
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
+    sgt_start(&dev, &host);
     uint32_t small[16];
-    CUstream a;
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
+    CUstream a = sgt_stream(CU_STREAM_NON_BLOCKING);
     sgt_hold *hold = sgt_hold_stream(a);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, a));
     SGT_CHECK(cuMemcpyDtoH(small, dev, sizeof small));

@@ -15,11 +15,9 @@
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
+    sgt_start(&dev, &host);
     uint32_t small[16] = { 0 };
     CUdeviceptr scratch;
     SGT_CHECK(cuMemAlloc(&scratch, sizeof small));

@@ -14,11 +14,9 @@
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
+    sgt_start(&dev, &host);
     uint32_t *small;
     SGT_CHECK(cuMemAllocHost((void **)&small, 64));
     CUdeviceptr scratch;

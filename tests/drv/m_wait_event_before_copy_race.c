@@ -13,17 +13,12 @@
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
-    CUstream a;
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
-    CUevent e;
-    SGT_CHECK(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
-    CUstream b;
-    SGT_CHECK(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+    sgt_start(&dev, &host);
+    CUstream a = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUevent e = sgt_event();
+    CUstream b = sgt_stream(CU_STREAM_NON_BLOCKING);
     SGT_CHECK(cuEventRecord(e, a));
     sgt_hold *hold = sgt_hold_stream(a);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, a));

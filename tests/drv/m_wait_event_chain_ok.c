@@ -14,27 +14,17 @@
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
-    CUstream a;
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
-    CUevent e;
-    SGT_CHECK(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
-#ifdef SG_TWIN /* m_wait_event_ok */
-    CUstream b;
-#else
-    CUstream b, c;
-#endif
-    CUevent e2;
-    SGT_CHECK(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+    sgt_start(&dev, &host);
+    CUstream a = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUevent e = sgt_event();
+    CUstream b = sgt_stream(CU_STREAM_NON_BLOCKING);
 #ifdef SG_TWIN /* m_wait_event_ok */
 #else
-    SGT_CHECK(cuStreamCreate(&c, CU_STREAM_NON_BLOCKING));
+    CUstream c = sgt_stream(CU_STREAM_NON_BLOCKING);
 #endif
-    SGT_CHECK(cuEventCreate(&e2, CU_EVENT_DISABLE_TIMING));
+    CUevent e2 = sgt_event();
     sgt_hold *hold = sgt_hold_stream(a);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, a));
     SGT_CHECK(cuEventRecord(e, a));

@@ -16,11 +16,6 @@
 
 #include "sgtest.h"
 
-#define WORDS 4096u                     /* 16 KiB, four pages */
-#define BYTES (WORDS * sizeof(uint32_t))
-#define OLD 0x0badf00du                 /* the host buffer before the copy */
-#define NEW 0x5eed1234u                 /* what the copy delivers */
-
 typedef CUresult (*dtoh_async_fn)(void *, CUdeviceptr, size_t, CUstream);
 typedef CUresult (*stream_sync_fn)(CUstream);
 
@@ -37,14 +32,6 @@ static void *lookup_per_thread(const char *name)
     return fn;
 }
 
-static unsigned count_wrong(const volatile uint32_t *h, uint32_t want)
-{
-    unsigned wrong = 0;
-    for (unsigned i = 0; i < WORDS; i++)
-        wrong += h[i] != want;
-    return wrong;
-}
-
 int main(void)
 {
     sgt_watchdog(60);
@@ -52,44 +39,26 @@ int main(void)
     dtoh_async_fn memcpy_dtoh_async = (dtoh_async_fn)lookup_per_thread("cuMemcpyDtoHAsync");
     stream_sync_fn stream_synchronize = (stream_sync_fn)lookup_per_thread("cuStreamSynchronize");
     CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD32(dev, NEW, WORDS));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copy below is pending */
     uint32_t *host;
-    SGT_CHECK(cuMemAllocHost((void **)&host, BYTES));
-    for (unsigned i = 0; i < WORDS; i++)
-        host[i] = OLD;
+    sgt_buffers(&dev, &host);
 
     sgt_hold *hold = sgt_hold_stream(CU_STREAM_PER_THREAD);
-    SGT_CHECK(memcpy_dtoh_async(host, dev, BYTES, NULL));  /* the per-thread stream */
+    SGT_CHECK(memcpy_dtoh_async(host, dev, SGT_BYTES, NULL));  /* the per-thread stream */
     sgt_release_when_host_waits(hold);
 #ifdef SG_TWIN /* procaddr_per_thread_sync */
     SGT_CHECK(stream_synchronize(NULL)); /* per-thread: waits for the copy */
-#endif
-
-#ifdef SG_TWIN /* procaddr_per_thread_sync */
-    unsigned wrong = count_wrong(host, NEW);
-    printf("after cuStreamSynchronize_ptsz(NULL): %u of %u words wrong\n", wrong, WORDS);
+    unsigned wrong = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
 #else
     /* The race: nothing tells the host that the copy is done. */
-    unsigned early = count_wrong(host, NEW);
+    unsigned early = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
 
     SGT_CHECK(stream_synchronize(NULL));
-    unsigned late = count_wrong(host, NEW);
-    printf("early read: %u of %u words wrong; after cuStreamSynchronize_ptsz(NULL): %u\n", early,
-           WORDS, late);
+    unsigned late = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
 #endif
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
+    sgt_free_buffers(dev, host);
 #ifdef SG_TWIN /* procaddr_per_thread_sync */
-    if (wrong) {
-        printf("check: MISMATCH the synchronized read did not see the copied data\n");
+    return sgt_verdict(wrong, "after cuStreamSynchronize_ptsz(NULL)");
 #else
-    if (early || late) {
-        printf("check: MISMATCH the early read saw data the copy had not delivered yet\n");
+    return sgt_race_verdict(early, late, "after cuStreamSynchronize_ptsz(NULL)");
 #endif
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
 }

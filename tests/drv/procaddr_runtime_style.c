@@ -21,11 +21,6 @@
 
 #include "sgtest.h"
 
-#define WORDS 4096u                     /* 16 KiB, four pages */
-#define BYTES (WORDS * sizeof(uint32_t))
-#define OLD 0x0badf00du                 /* the host buffer before the copy */
-#define NEW 0x5eed1234u                 /* what the copy delivers */
-
 typedef CUresult (*getproc_fn)(const char *, void **, int, cuuint64_t,
                                CUdriverProcAddressQueryResult *);
 
@@ -91,14 +86,6 @@ static void load_driver(void)
     *(void **)&drv.memcpy_dtoh_async = lookup("cuMemcpyDtoHAsync", 3020);
 }
 
-static unsigned count_wrong(const volatile uint32_t *h, uint32_t want)
-{
-    unsigned wrong = 0;
-    for (unsigned i = 0; i < WORDS; i++)
-        wrong += h[i] != want;
-    return wrong;
-}
-
 int main(void)
 {
     sgt_watchdog(60);
@@ -112,44 +99,33 @@ int main(void)
     CUstream s;
     SGT_CHECK(drv.stream_create(&s, CU_STREAM_NON_BLOCKING));
     CUdeviceptr dev;
-    SGT_CHECK(drv.mem_alloc(&dev, BYTES));
-    SGT_CHECK(drv.memset_d32(dev, NEW, WORDS));
+    SGT_CHECK(drv.mem_alloc(&dev, SGT_BYTES));
+    SGT_CHECK(drv.memset_d32(dev, SGT_NEW, SGT_WORDS));
     SGT_CHECK(drv.ctx_synchronize());   /* only the copy below is pending */
     uint32_t *host;
-    SGT_CHECK(drv.mem_alloc_host((void **)&host, BYTES));
-    for (unsigned i = 0; i < WORDS; i++)
-        host[i] = OLD;
+    SGT_CHECK(drv.mem_alloc_host((void **)&host, SGT_BYTES));
+    for (unsigned i = 0; i < SGT_WORDS; i++)
+        host[i] = SGT_OLD;
 
     sgt_hold *hold = sgt_hold_stream(s);
-    SGT_CHECK(drv.memcpy_dtoh_async(host, dev, BYTES, s));
+    SGT_CHECK(drv.memcpy_dtoh_async(host, dev, SGT_BYTES, s));
     sgt_release_when_host_waits(hold);
 #ifdef SG_TWIN /* procaddr_runtime_style_sync */
     SGT_CHECK(drv.stream_synchronize(s)); /* waits for the copy: releases the hold */
-#endif
-
-#ifdef SG_TWIN /* procaddr_runtime_style_sync */
-    unsigned wrong = count_wrong(host, NEW);
-    printf("after cuStreamSynchronize: %u of %u words wrong\n", wrong, WORDS);
+    unsigned wrong = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
 #else
     /* The race: nothing tells the host that the copy is done. */
-    unsigned early = count_wrong(host, NEW);
+    unsigned early = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
 
     SGT_CHECK(drv.stream_synchronize(s));
-    unsigned late = count_wrong(host, NEW);
-    printf("early read: %u of %u words wrong; after cuStreamSynchronize: %u\n", early, WORDS, late);
+    unsigned late = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
 #endif
     SGT_CHECK(drv.mem_free_host(host));
     SGT_CHECK(drv.mem_free(dev));
     SGT_CHECK(drv.stream_destroy(s));
 #ifdef SG_TWIN /* procaddr_runtime_style_sync */
-    if (wrong) {
-        printf("check: MISMATCH the synchronized read did not see the copied data\n");
+    return sgt_verdict(wrong, "after cuStreamSynchronize");
 #else
-    if (early || late) {
-        printf("check: MISMATCH the early read saw data the copy had not delivered yet\n");
+    return sgt_race_verdict(early, late, "after cuStreamSynchronize");
 #endif
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
 }

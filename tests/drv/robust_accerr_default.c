@@ -18,28 +18,20 @@
 #else
 #include <sys/mman.h>
 #endif
-#include <sys/resource.h>
 #include <unistd.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #define BYTES 8192u
 
 int main(void)
 {
     sgt_watchdog(60);
-    struct rlimit no_core = { 0, 0 };
-    setrlimit(RLIMIT_CORE, &no_core);
+    sgt_no_core_dumps();
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD8(dev, 1, BYTES));
-    SGT_CHECK(cuCtxSynchronize());
-    unsigned char *host;
-    SGT_CHECK(cuMemAllocHost((void **)&host, BYTES));
-    memset(host, 0, BYTES);
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUdeviceptr dev = sgt_dev_bytes(BYTES, 1);
+    unsigned char *host = sgt_pinned_bytes(BYTES, 0);
     sgt_hold_stream(s);                 /* never released: the copy stays in flight */
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, s));
 #ifdef SG_TWIN /* robust_null_deref */

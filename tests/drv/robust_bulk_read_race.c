@@ -23,14 +23,13 @@
  * SG-GREP: syncguard: 2 races reported (2 early-host-read, 0 early-host-write
  */
 #include <cuda.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #define OLD 0x11                        /* the host buffer before the copies */
 #define NEW 0xc3                        /* what the copies deliver */
@@ -59,42 +58,23 @@ static void *case2(void *arg)
     return NULL;
 }
 
-static void run_in_thread(void *(*fn)(void *))
-{
-    pthread_t t;
-    if (pthread_create(&t, NULL, fn, NULL) != 0) {
-        perror("pthread_create");
-        exit(2);
-    }
-    pthread_join(t, NULL);
-}
-
 int main(void)
 {
     sgt_watchdog(60);
     page = (size_t)sysconf(_SC_PAGESIZE);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, page));
-    SGT_CHECK(cuMemsetD8(dev, NEW, page));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copies below are pending */
-    SGT_CHECK(cuMemAllocHost((void **)&host, 5 * page));
-    memset(host, OLD, 5 * page);
-    out = malloc(2 * page);
-    unsigned char *expect = malloc(2 * page);
-    if (!out || !expect) {
-        perror("malloc");
-        return 2;
-    }
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUdeviceptr dev = sgt_dev_bytes(page, NEW);    /* only the copies below are pending */
+    host = sgt_pinned_bytes(5 * page, OLD);
+    out = sgt_malloc(2 * page);
+    unsigned char *expect = sgt_malloc(2 * page);
     unsigned bad = 0;
 
     /* case 1 */
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuMemcpyDtoHAsync(host + SKIP1, dev, page - SKIP1, s));
     sgt_release_when_host_waits(hold);
-    run_in_thread(case1);
+    sgt_run_in_thread(case1);
     memset(expect, OLD, SKIP1);
     memset(expect + SKIP1, NEW, page - SKIP1);
     int wrong = memcmp(out, expect, page) != 0;
@@ -107,7 +87,7 @@ int main(void)
     hold = sgt_hold_stream(s);
     SGT_CHECK(cuMemcpyDtoHAsync(host + 3 * page, dev, page, s));
     sgt_release_when_host_waits(hold);
-    run_in_thread(case2);
+    sgt_run_in_thread(case2);
     memset(expect, OLD, page / 2);
     memset(expect + page / 2, NEW, page);
     memset(expect + page / 2 + page, OLD, page / 2);
@@ -118,13 +98,6 @@ int main(void)
 
     free(out);
     free(expect);
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
-    SGT_CHECK(cuStreamDestroy(s));
-    if (bad) {
-        printf("check: MISMATCH\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    sgt_free_all(s, dev, host);
+    return sgt_check_line(!bad);
 }

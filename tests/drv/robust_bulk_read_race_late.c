@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #define OLD 0x11                        /* the host buffer before the copy */
 #define NEW 0xc3                        /* what the copy delivers */
@@ -37,20 +37,10 @@ int main(void)
     sgt_watchdog(60);
     size_t page = (size_t)sysconf(_SC_PAGESIZE), half = page / 2;
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, half));
-    SGT_CHECK(cuMemsetD8(dev, NEW, half));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copy below is pending */
-    unsigned char *host;
-    SGT_CHECK(cuMemAllocHost((void **)&host, page));
-    memset(host, OLD, page);
-    unsigned char *out = malloc(page), *expect = malloc(page);
-    if (!out || !expect) {
-        perror("malloc");
-        return 2;
-    }
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUdeviceptr dev = sgt_dev_bytes(half, NEW);    /* only the copy below is pending */
+    unsigned char *host = sgt_pinned_bytes(page, OLD);
+    unsigned char *out = sgt_malloc(page), *expect = sgt_malloc(page);
     memset(expect, OLD, half);
     memset(expect + half, NEW, half);
 
@@ -64,13 +54,6 @@ int main(void)
 
     free(out);
     free(expect);
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
-    SGT_CHECK(cuStreamDestroy(s));
-    if (wrong) {
-        printf("check: MISMATCH\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    sgt_free_all(s, dev, host);
+    return sgt_check_line(!wrong);
 }

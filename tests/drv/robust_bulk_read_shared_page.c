@@ -19,14 +19,13 @@
  * SG-EXPECT: silent
  */
 #include <cuda.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #define COPIED 256u                     /* the copy covers [page, page + COPIED) */
 #define OLD 0x11                        /* the host buffer before the copies */
@@ -74,35 +73,16 @@ static void *op_rep_stosq(void *arg)
     return NULL;
 }
 
-static void run_in_thread(void *(*fn)(void *))
-{
-    pthread_t t;
-    if (pthread_create(&t, NULL, fn, NULL) != 0) {
-        perror("pthread_create");
-        exit(2);
-    }
-    pthread_join(t, NULL);
-}
-
 int main(void)
 {
     sgt_watchdog(60);
     page = (size_t)sysconf(_SC_PAGESIZE);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, COPIED));
-    SGT_CHECK(cuMemsetD8(dev, NEW, COPIED));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copies below are pending */
-    SGT_CHECK(cuMemAllocHost((void **)&host, 3 * page));
-    memset(host, OLD, 3 * page);
-    out = malloc(page);
-    unsigned char *expect = malloc(3 * page);
-    if (!out || !expect) {
-        perror("malloc");
-        return 2;
-    }
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUdeviceptr dev = sgt_dev_bytes(COPIED, NEW);  /* only the copies below are pending */
+    host = sgt_pinned_bytes(3 * page, OLD);
+    out = sgt_malloc(page);
+    unsigned char *expect = sgt_malloc(3 * page);
     memcpy(expect, host, 3 * page);
     memset(expect + page, NEW, COPIED);
 
@@ -125,7 +105,7 @@ int main(void)
         sgt_release_when_host_waits(hold);
         CUresult q = cuStreamQuery(s);  /* NOT_READY: held */
         memset(out, 0, page);
-        run_in_thread(ops[i].fn);
+        sgt_run_in_thread(ops[i].fn);
         unsigned wrong = 0;
         if (ops[i].read_len)
             wrong = memcmp(out, expect + ops[i].read_from, ops[i].read_len) != 0;
@@ -139,13 +119,6 @@ int main(void)
     }
     free(out);
     free(expect);
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
-    SGT_CHECK(cuStreamDestroy(s));
-    if (bad) {
-        printf("check: MISMATCH\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    sgt_free_all(s, dev, host);
+    return sgt_check_line(!bad);
 }

@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #define BYTES 4096u
 #define NEW 0xc3
@@ -29,15 +29,9 @@ int main(void)
 {
     sgt_watchdog(60);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD8(dev, NEW, BYTES));
-    SGT_CHECK(cuCtxSynchronize());
-    unsigned char *host;
-    SGT_CHECK(cuMemAllocHost((void **)&host, BYTES));
-    memset(host, 0, BYTES);
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUdeviceptr dev = sgt_dev_bytes(BYTES, NEW);
+    unsigned char *host = sgt_pinned_bytes(BYTES, 0);
 
     /* 1 */
     sgt_hold *hold = sgt_hold_stream(s);
@@ -49,47 +43,21 @@ int main(void)
     SGT_CHECK(cuStreamSynchronize(s));
 
     /* 2 */
-    int p[2];
-    if (pipe(p) != 0) {
-        perror("pipe");
-        return 2;
-    }
     fflush(stdout);
     fflush(stderr);
-    pid_t c = fork();
-    if (c < 0) {
-        perror("fork");
-        return 2;
-    }
-    if (c == 0) {
-        dup2(p[1], 2);
-        close(p[0]);
-        close(p[1]);
+    int child_stderr;
+    pid_t c = sgt_fork_piped(2, &child_stderr);
+    if (c == 0)
         exit(0);
-    }
-    close(p[1]);
 
     /* 3 */
     char buf[4096];
-    size_t got = 0;
-    ssize_t r;
-    while (got < sizeof buf - 1 && (r = read(p[0], buf + got, sizeof buf - 1 - got)) > 0)
-        got += (size_t)r;
-    buf[got] = '\0';
-    int st;
-    while (waitpid(c, &st, 0) < 0)
-        ;
+    size_t got = sgt_read_all(child_stderr, buf, sizeof buf);
+    int st = sgt_wait_status(c);
     int child_ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 && got == 0;
     printf("early read: %u bytes wrong; child: %s %d, %zu bytes on its stderr%s%s", early,
            WIFEXITED(st) ? "exit status" : "killed by signal",
            WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), got, got ? ":\n" : "\n", buf);
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
-    SGT_CHECK(cuStreamDestroy(s));
-    if (early || !child_ok) {
-        printf("check: MISMATCH\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    sgt_free_all(s, dev, host);
+    return sgt_check_line(!early && child_ok);
 }

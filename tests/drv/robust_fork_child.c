@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #define BYTES 8192u
 #define OLD 0x11
@@ -40,27 +40,13 @@ static __attribute__((noinline)) unsigned read_early(const volatile unsigned cha
     return wrong;
 }
 
-static int wait_status(pid_t pid)
-{
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        ;
-    return st;
-}
-
 int main(void)
 {
     sgt_watchdog(60);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD8(dev, NEW, BYTES));
-    SGT_CHECK(cuCtxSynchronize());
-    unsigned char *host;
-    SGT_CHECK(cuMemAllocHost((void **)&host, BYTES));
-    memset(host, OLD, BYTES);
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUdeviceptr dev = sgt_dev_bytes(BYTES, NEW);
+    unsigned char *host = sgt_pinned_bytes(BYTES, OLD);
 
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, s));
@@ -68,11 +54,7 @@ int main(void)
     fflush(stdout);
 
     /* 1 */
-    pid_t a = fork();
-    if (a < 0) {
-        perror("fork");
-        return 2;
-    }
+    pid_t a = sgt_fork();
     if (a == 0) {
         volatile unsigned char *v = host;
         unsigned sum = 0;
@@ -87,38 +69,22 @@ int main(void)
                wrong);
         exit(wrong ? 1 : 0);
     }
-    int st_a = wait_status(a);
+    int st_a = sgt_wait_status(a);
     int a_ok = WIFEXITED(st_a) && WEXITSTATUS(st_a) == 0;
     printf("child A: %s %d\n", WIFEXITED(st_a) ? "exit status" : "killed by signal",
            WIFEXITED(st_a) ? WEXITSTATUS(st_a) : WTERMSIG(st_a));
 
     /* 2 */
-    int p[2];
-    if (pipe(p) != 0) {
-        perror("pipe");
-        return 2;
-    }
-    pid_t b = fork();
-    if (b < 0) {
-        perror("fork");
-        return 2;
-    }
+    int b_stdout;
+    pid_t b = sgt_fork_piped(1, &b_stdout);
     if (b == 0) {
-        dup2(p[1], 1);
-        close(p[0]);
-        close(p[1]);
         execl("/bin/sh", "sh", "-c", "echo \"$LD_PRELOAD\"", (char *)NULL);
         _exit(127);
     }
-    close(p[1]);
     char line[4096];
-    size_t got = 0;
-    ssize_t r;
-    while (got < sizeof line - 1 && (r = read(p[0], line + got, sizeof line - 1 - got)) > 0)
-        got += (size_t)r;
-    line[got] = '\0';
-    close(p[0]);
-    int st_b = wait_status(b);
+    size_t got = sgt_read_all(b_stdout, line, sizeof line);
+    close(b_stdout);
+    int st_b = sgt_wait_status(b);
     int b_ok = WIFEXITED(st_b) && WEXITSTATUS(st_b) == 0 && strstr(line, "libsyncguard");
     printf("child B (exec sh): status %d, LD_PRELOAD %s", st_b, got ? line : "(nothing)\n");
 
@@ -129,13 +95,6 @@ int main(void)
     for (unsigned i = 0; i < BYTES; i++)
         late += host[i] != NEW;
     printf("parent: early read %u bytes wrong, after sync %u\n", early, late);
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
-    SGT_CHECK(cuStreamDestroy(s));
-    if (!a_ok || !b_ok || early || late) {
-        printf("check: MISMATCH\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    sgt_free_all(s, dev, host);
+    return sgt_check_line(a_ok && b_ok && !early && !late);
 }

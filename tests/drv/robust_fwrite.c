@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #define BYTES 8192u
 #define SMALL_AT 300u
@@ -35,8 +35,7 @@ int main(void)
 {
     sgt_watchdog(60);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
     CUdeviceptr dev1, dev2;
     SGT_CHECK(cuMemAlloc(&dev1, BYTES));
     SGT_CHECK(cuMemAlloc(&dev2, BYTES));
@@ -82,10 +81,5 @@ int main(void)
     SGT_CHECK(cuMemFree(dev1));
     SGT_CHECK(cuMemFree(dev2));
     SGT_CHECK(cuStreamDestroy(s));
-    if (n1 != BYTES || n2 != SMALL || !flushed || got != BYTES + SMALL || wrong) {
-        printf("check: MISMATCH\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    return sgt_check_line(n1 == BYTES && n2 == SMALL && flushed && got == BYTES + SMALL && !wrong);
 }

@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #define WORDS 4096u                     /* 16 KiB, four pages */
 #define BYTES (WORDS * sizeof(uint32_t))
@@ -50,16 +50,9 @@ int main(void)
 {
     sgt_watchdog(60);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD32(dev, 0, WORDS));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copy below is pending */
-    uint32_t *src;
-    SGT_CHECK(cuMemAllocHost((void **)&src, BYTES));
-    for (unsigned i = 0; i < WORDS; i++)
-        src[i] = ORIG;
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUdeviceptr dev = sgt_dev_words(WORDS, 0); /* only the copy below is pending */
+    uint32_t *src = sgt_pinned_words(WORDS, ORIG);
 
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuMemcpyHtoDAsync(dev, src, BYTES, s));
@@ -74,11 +67,7 @@ int main(void)
     write_late(src);
 
     SGT_CHECK(cuStreamSynchronize(s));
-    uint32_t *back = malloc(BYTES);
-    if (!back) {
-        perror("malloc");
-        return 2;
-    }
+    uint32_t *back = sgt_malloc(BYTES);
     SGT_CHECK(cuMemcpyDtoH(back, dev, BYTES));
     unsigned wrong = 0, lost = 0;
     for (unsigned i = 0; i < WORDS; i++) {
@@ -90,13 +79,6 @@ int main(void)
     printf("device copy: %u of %u words not the original; host source: %u words not as written\n",
            wrong, WORDS, lost);
     free(back);
-    SGT_CHECK(cuMemFreeHost(src));
-    SGT_CHECK(cuMemFree(dev));
-    SGT_CHECK(cuStreamDestroy(s));
-    if (read_wrong || q != CUDA_ERROR_NOT_READY || wrong || lost) {
-        printf("check: MISMATCH\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    sgt_free_all(s, dev, src);
+    return sgt_check_line(!read_wrong && q == CUDA_ERROR_NOT_READY && !wrong && !lost);
 }

@@ -32,7 +32,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #ifndef SYS_mseal
 #define SYS_mseal 462                   /* x86-64 */
@@ -74,8 +74,7 @@ int main(int argc, char **argv)
     int force_vma = argc > 1 && strcmp(argv[1], "--vma") == 0;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
     CUdeviceptr dev, dev2;
     SGT_CHECK(cuMemAlloc(&dev, page));
     SGT_CHECK(cuMemAlloc(&dev2, page));
@@ -139,10 +138,5 @@ int main(int argc, char **argv)
     SGT_CHECK(cuMemFree(dev2));
     SGT_CHECK(cuStreamDestroy(s));
     free(back);
-    if (early_old != page || late_wrong || h2d_wrong) {
-        printf("check: MISMATCH\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    return sgt_check_line(early_old == page && !late_wrong && !h2d_wrong);
 }

@@ -14,22 +14,19 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #define BYTES 8192u
 
 int main(void)
 {
     sgt_watchdog(60);
-    struct rlimit no_core = { 0, 0 };
-    setrlimit(RLIMIT_CORE, &no_core);
+    sgt_no_core_dumps();
     sgt_init();
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
     CUdeviceptr dev;
     SGT_CHECK(cuMemAlloc(&dev, BYTES));
     SGT_CHECK(cuCtxSynchronize());

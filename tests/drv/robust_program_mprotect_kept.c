@@ -19,7 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #define SRC_BYTE 0x5e
 #define NEW 0xc3
@@ -52,8 +52,7 @@ int main(void)
     sgt_watchdog(60);
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
     CUdeviceptr dev, dsrc;
     SGT_CHECK(cuMemAlloc(&dev, page));
     SGT_CHECK(cuMemAlloc(&dsrc, page));
@@ -68,11 +67,7 @@ int main(void)
         perror("mprotect");
         return 2;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_segv;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
+    struct sigaction sa = sgt_siginfo_action(on_segv, 0);
     sigaction(SIGSEGV, &sa, NULL);
     int before = write_faults(src + 10) && write_faults(dst + 10);
 
@@ -96,10 +91,5 @@ int main(void)
     SGT_CHECK(cuMemFree(dev));
     SGT_CHECK(cuMemFree(dsrc));
     SGT_CHECK(cuStreamDestroy(s));
-    if (!before || !src_kept || !dst_kept || src_wrong || dst_wrong) {
-        printf("check: MISMATCH\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    return sgt_check_line(before && src_kept && dst_kept && !src_wrong && !dst_wrong);
 }

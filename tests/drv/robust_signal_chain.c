@@ -39,7 +39,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #define WORDS 1024u
 #define BYTES (WORDS * sizeof(uint32_t))
@@ -80,15 +80,6 @@ static void h2(int sig)
     h2_calls++;
     siglongjmp(jb, 2);
 }
-
-static unsigned failures;
-#define EXPECT(cond)                                                       \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            printf("FAIL: %s:%d: %s\n", __FILE__, __LINE__, #cond);        \
-            failures++;                                                    \
-        }                                                                  \
-    } while (0)
 
 static __attribute__((noinline)) unsigned race_one(const volatile uint32_t *h)
 {
@@ -139,12 +130,8 @@ int main(void)
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     pagesz = page;
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD32(dev, NEW, WORDS));
-    SGT_CHECK(cuCtxSynchronize());
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUdeviceptr dev = sgt_dev_words(WORDS, NEW);
     uint32_t *host;
     SGT_CHECK(cuMemAllocHost((void **)&host, BYTES));
     char *none = mmap(NULL, 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -160,17 +147,13 @@ int main(void)
     }
 
     /* 1 */
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = h1;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    EXPECT(sigaction(SIGSEGV, &sa, &old) == 0);
-    EXPECT(old.sa_handler == SIG_DFL);
+    struct sigaction sa = sgt_siginfo_action(h1, 0), old;
+    SGT_SOFT_EXPECT(sigaction(SIGSEGV, &sa, &old) == 0);
+    SGT_SOFT_EXPECT(old.sa_handler == SIG_DFL);
 
     /* 2 */
-    EXPECT(race(s, dev, host, 1) == 0);
-    EXPECT(h1_calls == 0);
+    SGT_SOFT_EXPECT(race(s, dev, host, 1) == 0);
+    SGT_SOFT_EXPECT(h1_calls == 0);
 
     /* 3 */
     struct { char *addr; int write, code; const char *what; } faults[] = {
@@ -185,76 +168,63 @@ int main(void)
         printf("%s: handler h1 %s, signal %d, si_code %d (want %d), si_addr %s\n", faults[i].what,
                h1_calls == before + 1 ? "called" : "NOT called", (int)h1_sig, (int)h1_code,
                faults[i].code, h1_addr == faults[i].addr ? "right" : "WRONG");
-        EXPECT(r == 1);
-        EXPECT(h1_calls == before + 1);
-        EXPECT(h1_sig == SIGSEGV);
-        EXPECT(h1_code == faults[i].code);
-        EXPECT(h1_addr == faults[i].addr);
+        SGT_SOFT_EXPECT(r == 1);
+        SGT_SOFT_EXPECT(h1_calls == before + 1);
+        SGT_SOFT_EXPECT(h1_sig == SIGSEGV);
+        SGT_SOFT_EXPECT(h1_code == faults[i].code);
+        SGT_SOFT_EXPECT(h1_addr == faults[i].addr);
     }
 
     /* 4 */
     memset(&old, 0, sizeof old);
-    EXPECT(sigaction(SIGSEGV, NULL, &old) == 0);
-    EXPECT((void *)old.sa_sigaction == (void *)h1);
-    EXPECT(old.sa_flags & SA_SIGINFO);
+    SGT_SOFT_EXPECT(sigaction(SIGSEGV, NULL, &old) == 0);
+    SGT_SOFT_EXPECT((void *)old.sa_sigaction == (void *)h1);
+    SGT_SOFT_EXPECT(old.sa_flags & SA_SIGINFO);
 
     /* 5 */
     void (*prev)(int) = signal(SIGSEGV, h2);
-    EXPECT((void *)prev == (void *)h1);
+    SGT_SOFT_EXPECT((void *)prev == (void *)h1);
     int h1_before = h1_calls;
-    EXPECT(touch(none + 9, 0) == 2);
-    EXPECT(h2_calls == 1);
-    EXPECT(h1_calls == h1_before);
+    SGT_SOFT_EXPECT(touch(none + 9, 0) == 2);
+    SGT_SOFT_EXPECT(h2_calls == 1);
+    SGT_SOFT_EXPECT(h1_calls == h1_before);
     memset(&old, 0, sizeof old);
-    EXPECT(sigaction(SIGSEGV, NULL, &old) == 0);
-    EXPECT(old.sa_handler == h2);
+    SGT_SOFT_EXPECT(sigaction(SIGSEGV, NULL, &old) == 0);
+    SGT_SOFT_EXPECT(old.sa_handler == h2);
 
     /* 6 */
-    EXPECT(race(s, dev, host, 2) == 0);
-    EXPECT(h2_calls == 1);
-    EXPECT(h1_calls == h1_before);
+    SGT_SOFT_EXPECT(race(s, dev, host, 2) == 0);
+    SGT_SOFT_EXPECT(h2_calls == 1);
+    SGT_SOFT_EXPECT(h1_calls == h1_before);
 
     /* 7 */
-    EXPECT(signal(SIGSEGV, SIG_DFL) == h2);
+    SGT_SOFT_EXPECT(signal(SIGSEGV, SIG_DFL) == h2);
     sigset_t cur;
     sigprocmask(SIG_BLOCK, NULL, &cur);
-    EXPECT(!sigismember(&cur, SIGSEGV));
+    SGT_SOFT_EXPECT(!sigismember(&cur, SIGSEGV));
 
     /* 8 */
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = h3;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
+    sa = sgt_siginfo_action(h3, 0);
     sigaddset(&sa.sa_mask, SIGUSR1);
-    EXPECT(sigaction(SIGSEGV, &sa, NULL) == 0);
+    SGT_SOFT_EXPECT(sigaction(SIGSEGV, &sa, NULL) == 0);
     ((volatile char *)none)[42] = 42;   /* faults once; h3 opens the page */
-    EXPECT(h3_calls == 1);
-    EXPECT(h3_masked);
-    EXPECT(((volatile char *)none)[42] == 42);
+    SGT_SOFT_EXPECT(h3_calls == 1);
+    SGT_SOFT_EXPECT(h3_masked);
+    SGT_SOFT_EXPECT(((volatile char *)none)[42] == 42);
     sigprocmask(SIG_BLOCK, NULL, &cur);
-    EXPECT(!sigismember(&cur, SIGSEGV) && !sigismember(&cur, SIGUSR1));
+    SGT_SOFT_EXPECT(!sigismember(&cur, SIGSEGV) && !sigismember(&cur, SIGUSR1));
 
     /* 9 */
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = h1;
-    sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    EXPECT(sigaction(SIGSEGV, &sa, NULL) == 0);
+    sa = sgt_siginfo_action(h1, SA_RESETHAND);
+    SGT_SOFT_EXPECT(sigaction(SIGSEGV, &sa, NULL) == 0);
     int h1_now = h1_calls;
-    EXPECT(touch(ro + 1, 1) == 1);
-    EXPECT(h1_calls == h1_now + 1);
+    SGT_SOFT_EXPECT(touch(ro + 1, 1) == 1);
+    SGT_SOFT_EXPECT(h1_calls == h1_now + 1);
     memset(&old, 0, sizeof old);
-    EXPECT(sigaction(SIGSEGV, NULL, &old) == 0);
-    EXPECT(old.sa_handler == SIG_DFL);
+    SGT_SOFT_EXPECT(sigaction(SIGSEGV, NULL, &old) == 0);
+    SGT_SOFT_EXPECT(old.sa_handler == SIG_DFL);
 
     printf("handler calls: h1 %d, h2 %d, h3 %d\n", (int)h1_calls, (int)h2_calls, (int)h3_calls);
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
-    SGT_CHECK(cuStreamDestroy(s));
-    if (failures) {
-        printf("check: MISMATCH (%u failed)\n", failures);
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    sgt_free_all(s, dev, host);
+    return sgt_soft_check_line();
 }

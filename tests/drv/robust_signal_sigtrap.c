@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #define COPIED 256u
 #define ACCESSES 40u                    /* few: every one is single-stepped */
@@ -37,44 +37,25 @@ static void th(int sig, siginfo_t *si, void *uc)
     th_code = si->si_code;
 }
 
-static unsigned failures;
-#define EXPECT(cond)                                                       \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            printf("FAIL: %s:%d: %s\n", __FILE__, __LINE__, #cond);        \
-            failures++;                                                    \
-        }                                                                  \
-    } while (0)
-
 int main(void)
 {
     sgt_watchdog(60);
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, COPIED));
-    SGT_CHECK(cuMemsetD8(dev, NEW, COPIED));
-    SGT_CHECK(cuCtxSynchronize());
-    unsigned char *host;
-    SGT_CHECK(cuMemAllocHost((void **)&host, page));
-    memset(host, OLD, page);
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUdeviceptr dev = sgt_dev_bytes(COPIED, NEW);
+    unsigned char *host = sgt_pinned_bytes(page, OLD);
 
     /* 1 */
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = th;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    EXPECT(sigaction(SIGTRAP, &sa, &old) == 0);
-    EXPECT(old.sa_handler == SIG_DFL);
+    struct sigaction sa = sgt_siginfo_action(th, 0), old;
+    SGT_SOFT_EXPECT(sigaction(SIGTRAP, &sa, &old) == 0);
+    SGT_SOFT_EXPECT(old.sa_handler == SIG_DFL);
 
     /* 2 */
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, COPIED, s));
     sgt_release_when_host_waits(hold);
-    EXPECT(cuStreamQuery(s) == CUDA_ERROR_NOT_READY);
+    SGT_SOFT_EXPECT(cuStreamQuery(s) == CUDA_ERROR_NOT_READY);
     volatile unsigned char *v = host;
     unsigned wrong = 0;
     for (unsigned i = 0; i < ACCESSES; i++) {
@@ -82,25 +63,25 @@ int main(void)
         wrong += v[at] != OLD;
         v[at + 1] = (unsigned char)i;
     }
-    EXPECT(wrong == 0);
-    EXPECT(th_calls == 0);
+    SGT_SOFT_EXPECT(wrong == 0);
+    SGT_SOFT_EXPECT(th_calls == 0);
     printf("neighbour accesses during the copy: %u wrong, SIGTRAP handler called %d times\n",
            wrong, (int)th_calls);
 
     /* 3 */
     raise(SIGTRAP);
-    EXPECT(th_calls == 1);
-    EXPECT(th_code == SI_TKILL);
+    SGT_SOFT_EXPECT(th_calls == 1);
+    SGT_SOFT_EXPECT(th_code == SI_TKILL);
     __asm__ volatile("int3");
-    EXPECT(th_calls == 2);
-    EXPECT(th_code == SI_KERNEL);
+    SGT_SOFT_EXPECT(th_calls == 2);
+    SGT_SOFT_EXPECT(th_code == SI_KERNEL);
     printf("raise and int3: SIGTRAP handler called %d times (last si_code %d)\n", (int)th_calls,
            (int)th_code);
 
     /* 4 */
     memset(&old, 0, sizeof old);
-    EXPECT(sigaction(SIGTRAP, NULL, &old) == 0);
-    EXPECT((void *)old.sa_sigaction == (void *)th);
+    SGT_SOFT_EXPECT(sigaction(SIGTRAP, NULL, &old) == 0);
+    SGT_SOFT_EXPECT((void *)old.sa_sigaction == (void *)th);
 
     /* 5 */
     SGT_CHECK(cuStreamSynchronize(s));
@@ -109,14 +90,7 @@ int main(void)
         bad += host[i] != NEW;
     for (unsigned i = 0; i < ACCESSES; i++)
         bad += host[COPIED + 64 * i + 1] != (unsigned char)i;
-    EXPECT(bad == 0);
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
-    SGT_CHECK(cuStreamDestroy(s));
-    if (failures) {
-        printf("check: MISMATCH (%u failed)\n", failures);
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    SGT_SOFT_EXPECT(bad == 0);
+    sgt_free_all(s, dev, host);
+    return sgt_soft_check_line();
 }

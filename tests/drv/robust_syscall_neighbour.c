@@ -20,7 +20,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #define COPIED 256u
 #define OLD 0x11                        /* the host page before the copy */
@@ -36,15 +36,9 @@ int main(void)
         return 2;
     }
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, COPIED));
-    SGT_CHECK(cuMemsetD8(dev, NEW, COPIED));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copy below is pending */
-    unsigned char *host;
-    SGT_CHECK(cuMemAllocHost((void **)&host, page));
-    memset(host, OLD, page);
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUdeviceptr dev = sgt_dev_bytes(COPIED, NEW);  /* only the copy below is pending */
+    unsigned char *host = sgt_pinned_bytes(page, OLD);
 
     char path[] = "/tmp/robust_syscall_neighbour.XXXXXX";
     int fd = mkstemp(path), p[2];
@@ -54,11 +48,7 @@ int main(void)
         return 2;
     }
     unlink(path);
-    memset(content, FILE_BYTE, 2048);
-    if (write(fd, content, 2048) != 2048 || lseek(fd, 0, SEEK_SET) != 0) {
-        perror("write/lseek");
-        return 2;
-    }
+    sgt_fill_file(fd, content, 2048, FILE_BYTE);
 
     /* Each call meets a fresh copy in flight (a settled page is open). */
     CUresult q[3];
@@ -98,14 +88,7 @@ int main(void)
     free(content);
     free(back);
     free(expect);
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
-    SGT_CHECK(cuStreamDestroy(s));
-    if (!held || r1 != 1024 || w != 1024 || r2 != 1024 || got != 1024 ||
-        pipe_wrong || page_wrong) {
-        printf("check: MISMATCH\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    sgt_free_all(s, dev, host);
+    return sgt_check_line(held && r1 == 1024 && w == 1024 && r2 == 1024 && got == 1024 &&
+                          !pipe_wrong && !page_wrong);
 }

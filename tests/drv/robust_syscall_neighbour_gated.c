@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #define COPIED 256u
 #define OLD 0x11
@@ -29,27 +29,12 @@ int main(void)
     sgt_watchdog(20);
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, COPIED));
-    SGT_CHECK(cuMemsetD8(dev, NEW, COPIED));
-    SGT_CHECK(cuCtxSynchronize());
-    unsigned char *host, *content = malloc(1024), *expect = malloc(page);
-    SGT_CHECK(cuMemAllocHost((void **)&host, page));
-    memset(host, OLD, page);
-    char path[] = "/tmp/robust_syscall_neighbour_gated.XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0 || !content || !expect) {
-        perror("mkstemp/malloc");
-        return 2;
-    }
-    unlink(path);
-    memset(content, FILE_BYTE, 1024);
-    if (write(fd, content, 1024) != 1024 || lseek(fd, 0, SEEK_SET) != 0) {
-        perror("write/lseek");
-        return 2;
-    }
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUdeviceptr dev = sgt_dev_bytes(COPIED, NEW);
+    unsigned char *content = sgt_malloc(1024), *expect = sgt_malloc(page);
+    unsigned char *host = sgt_pinned_bytes(page, OLD);
+    int fd = sgt_temp_file("robust_syscall_neighbour_gated");
+    sgt_fill_file(fd, content, 1024, FILE_BYTE);
 
     sgt_hold *gate = sgt_hold_stream(s);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, COPIED, s));
@@ -67,13 +52,6 @@ int main(void)
     close(fd);
     free(content);
     free(expect);
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
-    SGT_CHECK(cuStreamDestroy(s));
-    if (r != 1024 || q != CUDA_ERROR_NOT_READY || wrong) {
-        printf("check: MISMATCH\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    sgt_free_all(s, dev, host);
+    return sgt_check_line(r == 1024 && q == CUDA_ERROR_NOT_READY && !wrong);
 }

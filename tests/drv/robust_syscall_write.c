@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #define BYTES 8192u                     /* two pages; a pipe holds 64 KiB */
 #define OLD 0x11                        /* the host buffer before the copy */
@@ -31,20 +31,11 @@ int main(void)
 {
     sgt_watchdog(60);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD8(dev, NEW, BYTES));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copy below is pending */
-    unsigned char *host;
-    SGT_CHECK(cuMemAllocHost((void **)&host, BYTES));
-    memset(host, OLD, BYTES);
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUdeviceptr dev = sgt_dev_bytes(BYTES, NEW);   /* only the copy below is pending */
+    unsigned char *host = sgt_pinned_bytes(BYTES, OLD);
     int p[2];
-    if (pipe(p) != 0) {
-        perror("pipe");
-        return 2;
-    }
+    sgt_pipe(p);
 
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, s));
@@ -71,13 +62,6 @@ int main(void)
     printf("write() returned %zd (%s); %zu bytes read back, %u not the copied data\n", w,
            w < 0 ? strerror(err) : "no error", got, wrong);
     free(back);
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
-    SGT_CHECK(cuStreamDestroy(s));
-    if (w != (ssize_t)BYTES || got != BYTES || wrong) {
-        printf("check: MISMATCH\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    sgt_free_all(s, dev, host);
+    return sgt_check_line(w == (ssize_t)BYTES && got == BYTES && !wrong);
 }

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sgtest.h"
+#include "sgt_robust.h"
 
 #define COPIES 100u
 #define ROUNDS 2
@@ -29,8 +29,7 @@ int main(void)
     sgt_watchdog(60);
     size_t page = (size_t)sysconf(_SC_PAGESIZE), words = page / sizeof(uint32_t);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
     CUdeviceptr dev;
     SGT_CHECK(cuMemAlloc(&dev, COPIES * page));
     uint32_t *host;
@@ -55,13 +54,6 @@ int main(void)
                COPIES, q == CUDA_ERROR_NOT_READY ? "yes" : "NO", bad);
         wrong += bad + (q != CUDA_ERROR_NOT_READY);
     }
-    SGT_CHECK(cuMemFreeHost(host));
-    SGT_CHECK(cuMemFree(dev));
-    SGT_CHECK(cuStreamDestroy(s));
-    if (wrong) {
-        printf("check: MISMATCH\n");
-        return 1;
-    }
-    printf("check: ok\n");
-    return 0;
+    sgt_free_all(s, dev, host);
+    return sgt_check_line(!wrong);
 }

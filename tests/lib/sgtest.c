@@ -9,10 +9,12 @@
 #include <execinfo.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -233,4 +235,74 @@ int sgt_verdict(unsigned wrong, const char *when)
     }
     printf("check: ok\n");
     return 0;
+}
+
+CUcontext sgt_start(CUdeviceptr *dev, uint32_t **host)
+{
+    sgt_watchdog(60);
+    CUcontext ctx = sgt_init();
+    sgt_buffers(dev, host);
+    return ctx;
+}
+
+CUstream sgt_stream(unsigned int flags)
+{
+    CUstream s;
+    SGT_CHECK(cuStreamCreate(&s, flags));
+    return s;
+}
+
+CUevent sgt_event(void)
+{
+    CUevent e;
+    SGT_CHECK(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
+    return e;
+}
+
+static int host_function_done;
+
+void CUDA_CB sgt_set_done(void *arg)
+{
+    (void)arg;
+    __atomic_store_n(&host_function_done, 1, __ATOMIC_RELEASE);
+}
+
+void sgt_wait_done(void)
+{
+    while (!__atomic_load_n(&host_function_done, __ATOMIC_ACQUIRE))
+        sched_yield(); /* bounded by the watchdog */
+}
+
+void sgt_buffers_for(CUdeviceptr *dev, uint32_t *host)
+{
+    SGT_CHECK(cuMemAlloc(dev, SGT_BYTES));
+    SGT_CHECK(cuMemsetD32(*dev, SGT_NEW, SGT_WORDS));
+    SGT_CHECK(cuCtxSynchronize());
+    for (unsigned i = 0; i < SGT_WORDS; i++)
+        host[i] = SGT_OLD;
+}
+
+void sgt_registered_buffers(CUdeviceptr *dev, uint32_t **host)
+{
+    uint32_t *h = mmap(NULL, SGT_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    SGT_EXPECT(h != MAP_FAILED);
+    SGT_CHECK(cuMemHostRegister(h, SGT_BYTES, 0));
+    sgt_buffers_for(dev, h);
+    *host = h;
+}
+
+void sgt_free_buffers(CUdeviceptr dev, uint32_t *host)
+{
+    SGT_CHECK(cuMemFreeHost(host));
+    SGT_CHECK(cuMemFree(dev));
+}
+
+int sgt_race_verdict(unsigned early, unsigned late, const char *after)
+{
+    printf("early read: %u of %u words wrong\n", early, SGT_WORDS);
+    if (!early)
+        return sgt_verdict(late, after);
+    printf("%s: %u of %u words wrong\n", after, late, SGT_WORDS);
+    printf("check: MISMATCH the early read saw data the copy had not delivered yet\n");
+    return 1;
 }

@@ -65,6 +65,19 @@ int sgt_on_emulator(void);
  * decides an outcome. */
 void sgt_watchdog(unsigned int seconds);
 
+/* The start of most tests: the watchdog (60 s), sgt_init, and the buffers
+ * of sgt_buffers (below). Returns the context. */
+CUcontext sgt_start(CUdeviceptr *dev, uint32_t **host);
+/* A stream (cuStreamCreate with flags) and an event
+ * (CU_EVENT_DISABLE_TIMING) of the current context, in one line. */
+CUstream sgt_stream(unsigned int flags);
+CUevent sgt_event(void);
+/* A host function (cuLaunchHostFunc, cuStreamAddCallback's shape aside)
+ * that sets a flag, and a wait for it: the host learns that the host
+ * function ran without a CUDA synchronization. One flag per process. */
+void CUDA_CB sgt_set_done(void *arg);
+void sgt_wait_done(void);
+
 /* The buffers most race tests copy through: SGT_WORDS 32-bit words of
  * device memory holding SGT_NEW, and a pinned host buffer holding SGT_OLD
  * that a device-to-host copy is to overwrite. */
@@ -75,6 +88,15 @@ void sgt_watchdog(unsigned int seconds);
 
 /* Allocates and fills both, in the current context, with no work pending. */
 void sgt_buffers(CUdeviceptr *dev, uint32_t **host);
+/* The same for a host buffer of SGT_BYTES the test allocated itself
+ * (pageable, or to be registered): filled with SGT_OLD. */
+void sgt_buffers_for(CUdeviceptr *dev, uint32_t *host);
+/* The same with program memory registered in place of cuMemAllocHost:
+ * SGT_BYTES of anonymous mmap memory, cuMemHostRegister'ed. */
+void sgt_registered_buffers(CUdeviceptr *dev, uint32_t **host);
+/* Frees what sgt_buffers allocated: the pinned host buffer, then the
+ * device memory. */
+void sgt_free_buffers(CUdeviceptr dev, uint32_t *host);
 /* How many of the first n words of h are not want. A macro, not a
  * function: the loop reads the buffer, and that read is the access under
  * test, which reports must place at the test's own line. */
@@ -89,6 +111,11 @@ void sgt_buffers(CUdeviceptr *dev, uint32_t **host);
 /* Prints "WHEN: N of SGT_WORDS words wrong" and the "check:" line; returns
  * the exit status for main: 0 when no word was wrong. */
 int sgt_verdict(unsigned wrong, const char *when);
+/* The verdict of a race test that reads the destination twice: early (the
+ * race: without syncguard it would see SGT_OLD; with it the read waits for
+ * the copy) and again `after` synchronizing. Both reads must have seen the
+ * copied data. */
+int sgt_race_verdict(unsigned early, unsigned late, const char *after);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,255 @@
+/* sgt_robust.h - helpers shared by the robust_* driver-API test programs
+ * (tests/drv/robust_*.c), on top of sgtest.h: the set-up and tear-down of
+ * the buffers a test copies through, checks that count failures and go on,
+ * and the plumbing of the tests that fork, pipe, start threads or install
+ * signal handlers.
+ *
+ * Everything is static inline (or a macro), so that a test using only some
+ * of the helpers gets no warning for the others.  The accesses under test
+ * are never made here: they stay in the tests, where reports must place
+ * them (file, line and function).
+ */
+#ifndef SGT_ROBUST_H
+#define SGT_ROBUST_H
+
+#include <cuda.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sgtest.h"
+
+/* ---- buffers ---- */
+
+/* n bytes of device memory holding `value` in every byte (cuMemAlloc,
+ * cuMemsetD8), then cuCtxSynchronize: no work is pending afterwards, so
+ * the copies the test enqueues next are the only work. */
+static inline CUdeviceptr sgt_dev_bytes(size_t n, unsigned char value)
+{
+    CUdeviceptr dev;
+    SGT_CHECK(cuMemAlloc(&dev, n));
+    SGT_CHECK(cuMemsetD8(dev, value, n));
+    SGT_CHECK(cuCtxSynchronize());
+    return dev;
+}
+
+/* The same with 32-bit words: `words` words holding `value` (cuMemsetD32). */
+static inline CUdeviceptr sgt_dev_words(size_t words, uint32_t value)
+{
+    CUdeviceptr dev;
+    SGT_CHECK(cuMemAlloc(&dev, words * sizeof(uint32_t)));
+    SGT_CHECK(cuMemsetD32(dev, value, words));
+    SGT_CHECK(cuCtxSynchronize());
+    return dev;
+}
+
+/* n bytes of page-locked host memory (cuMemAllocHost) holding `value` in
+ * every byte. */
+static inline unsigned char *sgt_pinned_bytes(size_t n, unsigned char value)
+{
+    unsigned char *host;
+    SGT_CHECK(cuMemAllocHost((void **)&host, n));
+    memset(host, value, n);
+    return host;
+}
+
+/* The same with 32-bit words: `words` words holding `value`. */
+static inline uint32_t *sgt_pinned_words(size_t words, uint32_t value)
+{
+    uint32_t *host;
+    SGT_CHECK(cuMemAllocHost((void **)&host, words * sizeof(uint32_t)));
+    for (size_t i = 0; i < words; i++)
+        host[i] = value;
+    return host;
+}
+
+/* malloc, or exit with status 2. */
+static inline void *sgt_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p) {
+        perror("malloc");
+        exit(2);
+    }
+    return p;
+}
+
+/* Frees what most tests copy through, in this order: the pinned host
+ * buffer, the device buffer, the stream. */
+static inline void sgt_free_all(CUstream s, CUdeviceptr dev, void *host)
+{
+    SGT_CHECK(cuMemFreeHost(host));
+    SGT_CHECK(cuMemFree(dev));
+    SGT_CHECK(cuStreamDestroy(s));
+}
+
+/* ---- the verdict ---- */
+
+/* The program's last line: prints "check: ok" and returns 0 (main's exit
+ * status) when ok, else prints "check: MISMATCH" and returns 1. */
+static inline int sgt_check_line(int ok)
+{
+    if (!ok) {
+        printf("check: MISMATCH\n");
+        return 1;
+    }
+    printf("check: ok\n");
+    return 0;
+}
+
+/* For tests that check many things and want to see every failure: on
+ * false, SGT_SOFT_EXPECT prints "FAIL: file:line: condition" on stdout,
+ * counts it in sgt_failures and goes on; sgt_soft_check_line() then ends
+ * the program as sgt_check_line does, with the count. */
+static unsigned sgt_failures __attribute__((unused));
+#define SGT_SOFT_EXPECT(cond)                                              \
+    do {                                                                   \
+        if (!(cond)) {                                                     \
+            printf("FAIL: %s:%d: %s\n", __FILE__, __LINE__, #cond);        \
+            sgt_failures++;                                                \
+        }                                                                  \
+    } while (0)
+
+static inline int sgt_soft_check_line(void)
+{
+    if (sgt_failures) {
+        printf("check: MISMATCH (%u failed)\n", sgt_failures);
+        return 1;
+    }
+    printf("check: ok\n");
+    return 0;
+}
+
+/* ---- threads, processes, pipes, files ---- */
+
+/* Runs fn(NULL) in a new thread and waits for it: the thread starts with
+ * syncguard's per-thread state fresh. */
+static inline void sgt_run_in_thread(void *(*fn)(void *))
+{
+    pthread_t t;
+    if (pthread_create(&t, NULL, fn, NULL) != 0) {
+        perror("pthread_create");
+        exit(2);
+    }
+    pthread_join(t, NULL);
+}
+
+/* pipe(p), or exit with status 2. */
+static inline void sgt_pipe(int p[2])
+{
+    if (pipe(p) != 0) {
+        perror("pipe");
+        exit(2);
+    }
+}
+
+/* fork(), or exit with status 2. */
+static inline pid_t sgt_fork(void)
+{
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("fork");
+        exit(2);
+    }
+    return pid;
+}
+
+/* Forks a child whose file descriptor fd is the write end of a new pipe;
+ * the parent gets the read end in *read_end (and closes its copy of the
+ * write end), so that it reads what the child writes to fd.  Returns
+ * fork()'s value; exits with status 2 on error. */
+static inline pid_t sgt_fork_piped(int fd, int *read_end)
+{
+    int p[2];
+    sgt_pipe(p);
+    pid_t pid = sgt_fork();
+    if (pid == 0) {
+        dup2(p[1], fd);
+        close(p[0]);
+        close(p[1]);
+    } else
+        close(p[1]);
+    *read_end = p[0];
+    return pid;
+}
+
+/* waitpid(pid) until it succeeds; returns the wait status. */
+static inline int sgt_wait_status(pid_t pid)
+{
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        ;
+    return st;
+}
+
+/* Reads fd until end of file or until buf (size bytes) is full but for a
+ * terminating NUL, which it adds; returns the bytes read. */
+static inline size_t sgt_read_all(int fd, char *buf, size_t size)
+{
+    size_t got = 0;
+    ssize_t r;
+    while (got < size - 1 && (r = read(fd, buf + got, size - 1 - got)) > 0)
+        got += (size_t)r;
+    buf[got] = '\0';
+    return got;
+}
+
+/* A temporary file, "/tmp/NAME.XXXXXX" made by mkstemp and unlinked at
+ * once (it lives as long as it is open); returns its descriptor, or exits
+ * with status 2. */
+static inline int sgt_temp_file(const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/%s.XXXXXX", name);
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        perror("mkstemp");
+        exit(2);
+    }
+    unlink(path);
+    return fd;
+}
+
+/* Writes n bytes of `byte` to the file open as fd (through content, the
+ * caller's buffer of n bytes), then seeks back to the file's start; exits
+ * with status 2 on error. */
+static inline void sgt_fill_file(int fd, unsigned char *content, size_t n, unsigned char byte)
+{
+    memset(content, byte, n);
+    if (write(fd, content, n) != (ssize_t)n || lseek(fd, 0, SEEK_SET) != 0) {
+        perror("write/lseek");
+        exit(2);
+    }
+}
+
+/* ---- signals ---- */
+
+/* A struct sigaction for an SA_SIGINFO handler: flags SA_SIGINFO |
+ * more_flags, an empty mask. */
+static inline struct sigaction sgt_siginfo_action(void (*handler)(int, siginfo_t *, void *),
+                                                  int more_flags)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = handler;
+    sa.sa_flags = SA_SIGINFO | more_flags;
+    sigemptyset(&sa.sa_mask);
+    return sa;
+}
+
+/* Switches core dumps off (RLIMIT_CORE 0), for tests that die of a signal
+ * on purpose. */
+static inline void sgt_no_core_dumps(void)
+{
+    struct rlimit no_core = { 0, 0 };
+    setrlimit(RLIMIT_CORE, &no_core);
+}
+
+#endif

@@ -31,10 +31,18 @@ static bool empty(const emu_copy *c)
     return !c->width || !c->height || !c->depth;
 }
 
-/* Checks, stages and enqueues n copies as one batch; *fail gets the index
- * of a copy that is wrong. */
-static CUresult submit_batch(emu_copy *c, const CUmemcpySrcAccessOrder *order, size_t n, size_t *fail)
+/* Checks, stages and enqueues n copies as one batch on stream hs; *fail
+ * gets the index of a copy that is wrong.  Every copy of a batch is an
+ * asynchronous one on that stream, so the callers describe only what and
+ * where; the stream is set here. */
+static CUresult submit_batch(emu_copy *c, const CUmemcpySrcAccessOrder *order, size_t n, CUstream hs,
+                             emu_null_stream null_means, size_t *fail)
 {
+    for (size_t i = 0; i < n; i++) {
+        c[i].async = true;
+        c[i].stream = hs;
+        c[i].null_means = null_means;
+    }
     emu_copy_policy *policy = emu_xcalloc(n, sizeof *policy);
     void **staging = emu_xcalloc(n, sizeof *staging);
     bool wait = false, stage = false;
@@ -79,6 +87,15 @@ static CUresult submit_batch(emu_copy *c, const CUmemcpySrcAccessOrder *order, s
     return r;
 }
 
+/* The 12.8 ABI's failIdx: the index of the copy that failed, SIZE_MAX if
+ * none did or the failure is the whole batch's. */
+static CUresult report_fail(CUresult r, size_t fail, size_t *fail_out)
+{
+    if (fail_out)
+        *fail_out = r == CUDA_SUCCESS ? SIZE_MAX : fail;
+    return r;
+}
+
 /* ---- 1D batches ---------------------------------------------------------- */
 
 /* The attribute ranges: attrsIdxs[0] == 0, increasing, below count. */
@@ -110,47 +127,23 @@ static CUresult batch_1d(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, si
                 k++;
             order[i] = attrs[k].srcAccessOrder;
             c[i] = emu_copy_1d((uintptr_t)dsts[i], EMU_SIDE_UNIFIED, (uintptr_t)srcs[i], EMU_SIDE_UNIFIED, sizes[i]);
-            c[i].async = true;
-            c[i].stream = hs;
-            c[i].null_means = null_means;
         }
-        r = submit_batch(c, order, count, &fail);
+        r = submit_batch(c, order, count, hs, null_means, &fail);
         free(c);
         free(order);
     }
-    if (fail_out)
-        *fail_out = r == CUDA_SUCCESS ? SIZE_MAX : fail;
-    return r;
+    return report_fail(r, fail, fail_out);
 }
 
-CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count,
-                                    CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs,
-                                    size_t *failIdx, CUstream hStream)
-{
-    return batch_1d(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, hStream, EMU_NULL_LEGACY);
-}
+EMU_NULL_STREAM_ABIS(cuMemcpyBatchAsync, cuMemcpyBatchAsync_ptsz,
+                     (CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs,
+                      size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream),
+                     batch_1d, dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, hStream)
 
-CUresult CUDAAPI cuMemcpyBatchAsync_ptsz(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count,
-                                         CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs,
-                                         size_t *failIdx, CUstream hStream)
-{
-    return batch_1d(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, hStream,
-                    EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemcpyBatchAsync_v2(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count,
-                                       CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs,
-                                       CUstream hStream)
-{
-    return batch_1d(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, NULL, hStream, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpyBatchAsync_v2_ptsz(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count,
-                                            CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs,
-                                            CUstream hStream)
-{
-    return batch_1d(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, NULL, hStream, EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuMemcpyBatchAsync_v2, cuMemcpyBatchAsync_v2_ptsz,
+                     (CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs,
+                      size_t *attrsIdxs, size_t numAttrs, CUstream hStream),
+                     batch_1d, dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, NULL, hStream)
 
 /* ---- 3D batches ---------------------------------------------------------- */
 
@@ -197,40 +190,20 @@ static CUresult batch_3d(size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, size_t *fail_out
         c[i].width = e->width;
         c[i].height = e->height;
         c[i].depth = e->depth;
-        c[i].async = true;
-        c[i].stream = hs;
-        c[i].null_means = null_means;
         order[i] = op->srcAccessOrder;
     }
     if (r == CUDA_SUCCESS)
-        r = submit_batch(c, order, n, &fail);
+        r = submit_batch(c, order, n, hs, null_means, &fail);
     free(c);
     free(order);
-    if (fail_out)
-        *fail_out = r == CUDA_SUCCESS ? SIZE_MAX : fail;
-    return r;
+    return report_fail(r, fail, fail_out);
 }
 
-CUresult CUDAAPI cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx,
-                                      unsigned long long flags, CUstream hStream)
-{
-    return batch_3d(numOps, opList, failIdx, flags, hStream, EMU_NULL_LEGACY);
-}
+EMU_NULL_STREAM_ABIS(cuMemcpy3DBatchAsync, cuMemcpy3DBatchAsync_ptsz,
+                     (size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags,
+                      CUstream hStream),
+                     batch_3d, numOps, opList, failIdx, flags, hStream)
 
-CUresult CUDAAPI cuMemcpy3DBatchAsync_ptsz(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx,
-                                           unsigned long long flags, CUstream hStream)
-{
-    return batch_3d(numOps, opList, failIdx, flags, hStream, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemcpy3DBatchAsync_v2(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags,
-                                         CUstream hStream)
-{
-    return batch_3d(numOps, opList, NULL, flags, hStream, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpy3DBatchAsync_v2_ptsz(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList,
-                                              unsigned long long flags, CUstream hStream)
-{
-    return batch_3d(numOps, opList, NULL, flags, hStream, EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuMemcpy3DBatchAsync_v2, cuMemcpy3DBatchAsync_v2_ptsz,
+                     (size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream),
+                     batch_3d, numOps, opList, NULL, flags, hStream)

@@ -83,10 +83,7 @@ bool emu_capturing(CUstream s)
 
 static void join(emu_capture *cap, CUstream s, const emu_nodes *frontier)
 {
-    if (cap->nmembers == cap->members_cap) {
-        cap->members_cap = cap->members_cap ? 2 * cap->members_cap : 4;
-        cap->members = emu_xrealloc(cap->members, cap->members_cap * sizeof *cap->members);
-    }
+    cap->members = emu_grow(cap->members, cap->nmembers, &cap->members_cap, sizeof *cap->members);
     cap->members[cap->nmembers++] = s;
     emu_stream_ref(s);
     emu_capture_ref(cap);
@@ -244,26 +241,14 @@ static CUresult begin_capture(CUstream hs, CUstreamCaptureMode mode, emu_null_st
     return r;
 }
 
-CUresult CUDAAPI cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode)
-{
-    return begin_capture(hStream, mode, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuStreamBeginCapture_v2_ptsz(CUstream hStream, CUstreamCaptureMode mode)
-{
-    return begin_capture(hStream, mode, EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuStreamBeginCapture_v2, cuStreamBeginCapture_v2_ptsz,
+                     (CUstream hStream, CUstreamCaptureMode mode),
+                     begin_capture, hStream, mode)
 
 /* The CUDA 10.0 ABI: no mode, which is global. */
-CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream)
-{
-    return begin_capture(hStream, CU_STREAM_CAPTURE_MODE_GLOBAL, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuStreamBeginCapture_ptsz(CUstream hStream)
-{
-    return begin_capture(hStream, CU_STREAM_CAPTURE_MODE_GLOBAL, EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuStreamBeginCapture, cuStreamBeginCapture_ptsz,
+                     (CUstream hStream),
+                     begin_capture, hStream, CU_STREAM_CAPTURE_MODE_GLOBAL)
 
 /* Every stream that forked from the origin must have been joined back:
  * its frontier must be among what the origin's frontier depends on. */
@@ -316,15 +301,9 @@ static CUresult end_capture(CUstream hs, CUgraph *phGraph, emu_null_stream null_
     return r;
 }
 
-CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph)
-{
-    return end_capture(hStream, phGraph, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuStreamEndCapture_ptsz(CUstream hStream, CUgraph *phGraph)
-{
-    return end_capture(hStream, phGraph, EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuStreamEndCapture, cuStreamEndCapture_ptsz,
+                     (CUstream hStream, CUgraph *phGraph),
+                     end_capture, hStream, phGraph)
 
 /* What cuStreamIsCapturing and cuStreamGetCaptureInfo report.  The legacy
  * stream "is in an unusable state" while a blocking stream captures:
@@ -366,34 +345,12 @@ static CUresult capture_info_get(CUstream hs, emu_null_stream null_means, captur
     return CUDA_SUCCESS;
 }
 
-static CUresult is_capturing(CUstream hs, CUstreamCaptureStatus *status, emu_null_stream null_means)
-{
-    if (!status)
-        return CUDA_ERROR_INVALID_VALUE;
-    emu_lock();
-    capture_info info;
-    CUresult r = capture_info_get(hs, null_means, &info);
-    if (r == CUDA_SUCCESS)
-        *status = info.status;
-    emu_unlock();
-    return r;
-}
-
-CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus)
-{
-    return is_capturing(hStream, captureStatus, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuStreamIsCapturing_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus)
-{
-    return is_capturing(hStream, captureStatus, EMU_NULL_PER_THREAD);
-}
-
-/* All three ABIs; the data besides the status is valid only for an active
+/* All three ABIs of cuStreamGetCaptureInfo, and cuStreamIsCapturing, which
+ * is the status alone; the data besides the status is valid only for an active
  * capture. */
-static CUresult get_capture_info(CUstream hs, emu_null_stream null_means, CUstreamCaptureStatus *status,
-                                 cuuint64_t *id, CUgraph *graph, const CUgraphNode **deps,
-                                 const CUgraphEdgeData **edges, size_t *ndeps)
+static CUresult get_capture_info(CUstream hs, CUstreamCaptureStatus *status, cuuint64_t *id, CUgraph *graph,
+                                 const CUgraphNode **deps, const CUgraphEdgeData **edges, size_t *ndeps,
+                                 emu_null_stream null_means)
 {
     if (!status || (edges && !deps))
         return CUDA_ERROR_INVALID_VALUE;
@@ -417,50 +374,23 @@ static CUresult get_capture_info(CUstream hs, emu_null_stream null_means, CUstre
     return r;
 }
 
-CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
-                                        cuuint64_t *id_out)
-{
-    return get_capture_info(hStream, EMU_NULL_LEGACY, captureStatus_out, id_out, NULL, NULL, NULL, NULL);
-}
+EMU_NULL_STREAM_ABIS(cuStreamIsCapturing, cuStreamIsCapturing_ptsz,
+                     (CUstream hStream, CUstreamCaptureStatus *captureStatus),
+                     get_capture_info, hStream, captureStatus, NULL, NULL, NULL, NULL, NULL)
 
-CUresult CUDAAPI cuStreamGetCaptureInfo_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
-                                             cuuint64_t *id_out)
-{
-    return get_capture_info(hStream, EMU_NULL_PER_THREAD, captureStatus_out, id_out, NULL, NULL, NULL, NULL);
-}
+EMU_NULL_STREAM_ABIS(cuStreamGetCaptureInfo, cuStreamGetCaptureInfo_ptsz,
+                     (CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out),
+                     get_capture_info, hStream, captureStatus_out, id_out, NULL, NULL, NULL, NULL)
 
-CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
-                                           cuuint64_t *id_out, CUgraph *graph_out,
-                                           const CUgraphNode **dependencies_out, size_t *numDependencies_out)
-{
-    return get_capture_info(hStream, EMU_NULL_LEGACY, captureStatus_out, id_out, graph_out, dependencies_out,
-                            NULL, numDependencies_out);
-}
+EMU_NULL_STREAM_ABIS(cuStreamGetCaptureInfo_v2, cuStreamGetCaptureInfo_v2_ptsz,
+                     (CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out,
+                      CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out),
+                     get_capture_info, hStream, captureStatus_out, id_out, graph_out, dependencies_out, NULL,
+                     numDependencies_out)
 
-CUresult CUDAAPI cuStreamGetCaptureInfo_v2_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
-                                                cuuint64_t *id_out, CUgraph *graph_out,
-                                                const CUgraphNode **dependencies_out,
-                                                size_t *numDependencies_out)
-{
-    return get_capture_info(hStream, EMU_NULL_PER_THREAD, captureStatus_out, id_out, graph_out,
-                            dependencies_out, NULL, numDependencies_out);
-}
-
-CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
-                                           cuuint64_t *id_out, CUgraph *graph_out,
-                                           const CUgraphNode **dependencies_out,
-                                           const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out)
-{
-    return get_capture_info(hStream, EMU_NULL_LEGACY, captureStatus_out, id_out, graph_out, dependencies_out,
-                            edgeData_out, numDependencies_out);
-}
-
-CUresult CUDAAPI cuStreamGetCaptureInfo_v3_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
-                                                cuuint64_t *id_out, CUgraph *graph_out,
-                                                const CUgraphNode **dependencies_out,
-                                                const CUgraphEdgeData **edgeData_out,
-                                                size_t *numDependencies_out)
-{
-    return get_capture_info(hStream, EMU_NULL_PER_THREAD, captureStatus_out, id_out, graph_out,
-                            dependencies_out, edgeData_out, numDependencies_out);
-}
+EMU_NULL_STREAM_ABIS(cuStreamGetCaptureInfo_v3, cuStreamGetCaptureInfo_v3_ptsz,
+                     (CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out,
+                      CUgraph *graph_out, const CUgraphNode **dependencies_out,
+                      const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out),
+                     get_capture_info, hStream, captureStatus_out, id_out, graph_out, dependencies_out,
+                     edgeData_out, numDependencies_out)

@@ -56,10 +56,7 @@ static CUcontext stack_top(void)
 static void stack_push(CUcontext c)
 {
     ctx_stack *st = stack();
-    if (st->n == st->cap) {
-        st->cap = st->cap ? 2 * st->cap : 8;
-        st->v = emu_xrealloc(st->v, st->cap * sizeof *st->v);
-    }
+    st->v = emu_grow(st->v, st->n, &st->cap, sizeof *st->v);
     st->v[st->n++] = c;
 }
 

@@ -81,52 +81,13 @@ static CUresult copy_3d(const CUDA_MEMCPY3D *p, bool async, CUstream stream, emu
     return r == CUDA_SUCCESS ? emu_copy_submit(&c) : r;
 }
 
-CUresult CUDAAPI cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy)
-{
-    return copy_2d(pCopy, false, NULL, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *pCopy)
-{
-    return copy_2d(pCopy, false, NULL, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy)
-{
-    return copy_2d(pCopy, false, NULL, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *pCopy)
-{
-    return copy_2d(pCopy, false, NULL, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
-{
-    return copy_2d(pCopy, true, hStream, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
-{
-    return copy_2d(pCopy, true, hStream, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy)
-{
-    return copy_3d(pCopy, false, NULL, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *pCopy)
-{
-    return copy_3d(pCopy, false, NULL, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStream)
-{
-    return copy_3d(pCopy, true, hStream, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *pCopy, CUstream hStream)
-{
-    return copy_3d(pCopy, true, hStream, EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuMemcpy2D_v2, cuMemcpy2D_v2_ptds, (const CUDA_MEMCPY2D *pCopy),
+                     copy_2d, pCopy, false, NULL)
+EMU_NULL_STREAM_ABIS(cuMemcpy2DUnaligned_v2, cuMemcpy2DUnaligned_v2_ptds, (const CUDA_MEMCPY2D *pCopy),
+                     copy_2d, pCopy, false, NULL)
+EMU_NULL_STREAM_ABIS(cuMemcpy2DAsync_v2, cuMemcpy2DAsync_v2_ptsz, (const CUDA_MEMCPY2D *pCopy, CUstream hStream),
+                     copy_2d, pCopy, true, hStream)
+EMU_NULL_STREAM_ABIS(cuMemcpy3D_v2, cuMemcpy3D_v2_ptds, (const CUDA_MEMCPY3D *pCopy),
+                     copy_3d, pCopy, false, NULL)
+EMU_NULL_STREAM_ABIS(cuMemcpy3DAsync_v2, cuMemcpy3DAsync_v2_ptsz, (const CUDA_MEMCPY3D *pCopy, CUstream hStream),
+                     copy_3d, pCopy, true, hStream)

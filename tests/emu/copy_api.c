@@ -25,94 +25,35 @@ static CUresult copy_1d(uintptr_t dst, emu_side_type dt, uintptr_t src, emu_side
 
 /* ---- unified addresses --------------------------------------------------- */
 
-CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
-{
-    return SYNC_COPY(dst, U, src, U, ByteCount, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
-{
-    return SYNC_COPY(dst, U, src, U, ByteCount, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
-{
-    return ASYNC_COPY(dst, U, src, U, ByteCount, hStream, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
-{
-    return ASYNC_COPY(dst, U, src, U, ByteCount, hStream, EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuMemcpy, cuMemcpy_ptds, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount),
+                     SYNC_COPY, dst, U, src, U, ByteCount)
+EMU_NULL_STREAM_ABIS(cuMemcpyAsync, cuMemcpyAsync_ptsz,
+                     (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream),
+                     ASYNC_COPY, dst, U, src, U, ByteCount, hStream)
 
 /* ---- synchronous typed copies -------------------------------------------- */
 
-CUresult CUDAAPI cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
-{
-    return SYNC_COPY(dstDevice, D, srcHost, H, ByteCount, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
-{
-    return SYNC_COPY(dstDevice, D, srcHost, H, ByteCount, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
-{
-    return SYNC_COPY(dstHost, H, srcDevice, D, ByteCount, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpyDtoH_v2_ptds(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
-{
-    return SYNC_COPY(dstHost, H, srcDevice, D, ByteCount, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
-{
-    return SYNC_COPY(dstDevice, D, srcDevice, D, ByteCount, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
-{
-    return SYNC_COPY(dstDevice, D, srcDevice, D, ByteCount, EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuMemcpyHtoD_v2, cuMemcpyHtoD_v2_ptds,
+                     (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount),
+                     SYNC_COPY, dstDevice, D, srcHost, H, ByteCount)
+EMU_NULL_STREAM_ABIS(cuMemcpyDtoH_v2, cuMemcpyDtoH_v2_ptds,
+                     (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount),
+                     SYNC_COPY, dstHost, H, srcDevice, D, ByteCount)
+EMU_NULL_STREAM_ABIS(cuMemcpyDtoD_v2, cuMemcpyDtoD_v2_ptds,
+                     (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount),
+                     SYNC_COPY, dstDevice, D, srcDevice, D, ByteCount)
 
 /* ---- asynchronous typed copies ------------------------------------------- */
 
-CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount,
-                                      CUstream hStream)
-{
-    return ASYNC_COPY(dstDevice, D, srcHost, H, ByteCount, hStream, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount,
-                                           CUstream hStream)
-{
-    return ASYNC_COPY(dstDevice, D, srcHost, H, ByteCount, hStream, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
-{
-    return ASYNC_COPY(dstHost, H, srcDevice, D, ByteCount, hStream, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpyDtoHAsync_v2_ptsz(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount,
-                                           CUstream hStream)
-{
-    return ASYNC_COPY(dstHost, H, srcDevice, D, ByteCount, hStream, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
-                                      CUstream hStream)
-{
-    return ASYNC_COPY(dstDevice, D, srcDevice, D, ByteCount, hStream, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
-                                           CUstream hStream)
-{
-    return ASYNC_COPY(dstDevice, D, srcDevice, D, ByteCount, hStream, EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync_v2_ptsz,
+                     (CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream),
+                     ASYNC_COPY, dstDevice, D, srcHost, H, ByteCount, hStream)
+EMU_NULL_STREAM_ABIS(cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_ptsz,
+                     (void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream),
+                     ASYNC_COPY, dstHost, H, srcDevice, D, ByteCount, hStream)
+EMU_NULL_STREAM_ABIS(cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz,
+                     (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream),
+                     ASYNC_COPY, dstDevice, D, srcDevice, D, ByteCount, hStream)
 
 /* ---- between contexts ---------------------------------------------------- */
 
@@ -131,28 +72,11 @@ static CUresult copy_peer(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, C
     return emu_copy_submit(&c);
 }
 
-CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
-                              CUcontext srcContext, size_t ByteCount)
-{
-    return copy_peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, false, NULL, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpyPeer_ptds(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
-                                   CUcontext srcContext, size_t ByteCount)
-{
-    return copy_peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, false, NULL,
-                     EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
-                                   CUcontext srcContext, size_t ByteCount, CUstream hStream)
-{
-    return copy_peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, true, hStream, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
-                                        CUcontext srcContext, size_t ByteCount, CUstream hStream)
-{
-    return copy_peer(dstDevice, dstContext, srcDevice, srcContext, ByteCount, true, hStream,
-                     EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuMemcpyPeer, cuMemcpyPeer_ptds,
+                     (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext,
+                      size_t ByteCount),
+                     copy_peer, dstDevice, dstContext, srcDevice, srcContext, ByteCount, false, NULL)
+EMU_NULL_STREAM_ABIS(cuMemcpyPeerAsync, cuMemcpyPeerAsync_ptsz,
+                     (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext,
+                      size_t ByteCount, CUstream hStream),
+                     copy_peer, dstDevice, dstContext, srcDevice, srcContext, ByteCount, true, hStream)

@@ -76,6 +76,14 @@ void *emu_xrealloc(void *p, size_t n)
     return q;
 }
 
+void *emu_grow(void *v, size_t n, size_t *cap, size_t elem_size)
+{
+    if (n < *cap)
+        return v;
+    *cap = *cap ? 2 * *cap : 8;
+    return emu_xrealloc(v, *cap * elem_size);
+}
+
 void *emu_xmalloc(size_t n)
 {
     return emu_xrealloc(NULL, n);

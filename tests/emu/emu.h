@@ -36,6 +36,20 @@
 /* Exports an older ABI name of a function whose signature and (here)
  * behaviour never changed, e.g. cuStreamDestroy for cuStreamDestroy_v2. */
 #define EMU_OLD_ABI_OF(target) __attribute__((alias(#target)))
+/* Defines an entry point of the plain ABI and its per-thread twin (the
+ * _ptds or _ptsz name), which differ only in which stream a NULL handle
+ * means: both return impl(args..., null_means), the plain one with
+ * EMU_NULL_LEGACY, the twin with EMU_NULL_PER_THREAD.  Both names are
+ * declared by cuda.h, which checks `params` against their prototypes. */
+#define EMU_NULL_STREAM_ABIS(name, name_per_thread, params, impl, ...) \
+    CUresult CUDAAPI name params                                       \
+    {                                                                  \
+        return impl(__VA_ARGS__, EMU_NULL_LEGACY);                     \
+    }                                                                  \
+    CUresult CUDAAPI name_per_thread params                            \
+    {                                                                  \
+        return impl(__VA_ARGS__, EMU_NULL_PER_THREAD);                 \
+    }
 #define EMU_MAX_DEVICES 64
 /* cuCtxGetStreamPriorityRange: lower numbers mean higher priority. */
 #define EMU_LEAST_PRIORITY 0
@@ -60,6 +74,11 @@ CUresult emu_device_check(CUdevice dev);
 void *emu_xmalloc(size_t n);
 void *emu_xcalloc(size_t n, size_t size);
 void *emu_xrealloc(void *p, size_t n);
+/* The growable arrays of the emulator (handle registries, dependency and
+ * node sets, queues of templates): returns v, an array holding n elements
+ * of elem_size bytes in room for *cap, with room for at least one more;
+ * the room doubles when full. */
+void *emu_grow(void *v, size_t n, size_t *cap, size_t elem_size);
 /* Reports an emulator failure that a real device would turn into a sticky
  * error (e.g. DMA to an unmapped host address) and aborts. */
 void emu_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
@@ -295,6 +314,9 @@ void emu_graph_free(CUgraph g);
 CUgraph emu_graph_clone(CUgraph g, CUgraphNode parent);
 CUresult emu_graph_check(CUgraph g);
 CUresult emu_node_check(CUgraphNode node);
+/* emu_node_check, and the node must be of type `type` (the getters of a
+ * node's parameters): CUDA_ERROR_INVALID_VALUE otherwise. */
+CUresult emu_node_check_type(CUgraphNode node, CUgraphNodeType type);
 /* Adds a node depending on deps (lock held), taking ownership of tmpl and
  * child, which are freed on failure. */
 CUresult emu_graph_add(CUgraph g, const CUgraphNode *deps, size_t ndeps, CUgraphNodeType type,

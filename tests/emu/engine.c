@@ -62,10 +62,7 @@ void emu_deps_add(emu_deps *d, CUstream s, uint64_t seq)
             return;
         }
     }
-    if (d->n == d->cap) {
-        d->cap = d->cap ? 2 * d->cap : 4;
-        d->v = emu_xrealloc(d->v, d->cap * sizeof *d->v);
-    }
+    d->v = emu_grow(d->v, d->n, &d->cap, sizeof *d->v);
     emu_stream_ref(s);          /* the stream must outlive our look at it */
     d->v[d->n++] = (emu_dep){ s, seq };
 }

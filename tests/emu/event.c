@@ -108,10 +108,7 @@ CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags)
         ev->ctx = c;
         ev->flags = Flags;
         ev->refs = 1;
-        if (nlive == live_cap) {
-            live_cap = live_cap ? 2 * live_cap : 16;
-            live = emu_xrealloc(live, live_cap * sizeof *live);
-        }
+        live = emu_grow(live, nlive, &live_cap, sizeof *live);
         live[nlive++] = ev;
         *phEvent = ev;
     }
@@ -243,7 +240,7 @@ static CUresult record_in_capture(CUevent ev, CUstream s, unsigned int flags)
     return CUDA_SUCCESS;
 }
 
-static CUresult event_record(CUevent h, CUstream hs, emu_null_stream null_means, unsigned int flags)
+static CUresult event_record(CUevent h, CUstream hs, unsigned int flags, emu_null_stream null_means)
 {
     if (flags != CU_EVENT_RECORD_DEFAULT && flags != CU_EVENT_RECORD_EXTERNAL)
         return CUDA_ERROR_INVALID_VALUE;
@@ -269,25 +266,13 @@ static CUresult event_record(CUevent h, CUstream hs, emu_null_stream null_means,
     return r;
 }
 
-CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream)
-{
-    return event_record(hEvent, hStream, EMU_NULL_LEGACY, CU_EVENT_RECORD_DEFAULT);
-}
+EMU_NULL_STREAM_ABIS(cuEventRecord, cuEventRecord_ptsz,
+                     (CUevent hEvent, CUstream hStream),
+                     event_record, hEvent, hStream, CU_EVENT_RECORD_DEFAULT)
 
-CUresult CUDAAPI cuEventRecord_ptsz(CUevent hEvent, CUstream hStream)
-{
-    return event_record(hEvent, hStream, EMU_NULL_PER_THREAD, CU_EVENT_RECORD_DEFAULT);
-}
-
-CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags)
-{
-    return event_record(hEvent, hStream, EMU_NULL_LEGACY, flags);
-}
-
-CUresult CUDAAPI cuEventRecordWithFlags_ptsz(CUevent hEvent, CUstream hStream, unsigned int flags)
-{
-    return event_record(hEvent, hStream, EMU_NULL_PER_THREAD, flags);
-}
+EMU_NULL_STREAM_ABIS(cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz,
+                     (CUevent hEvent, CUstream hStream, unsigned int flags),
+                     event_record, hEvent, hStream, flags)
 
 /* ---- completion ---------------------------------------------------------- */
 
@@ -411,12 +396,6 @@ static CUresult stream_wait_event(CUstream hs, CUevent h, unsigned int flags, em
     return r;
 }
 
-CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
-{
-    return stream_wait_event(hStream, hEvent, Flags, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent, unsigned int Flags)
-{
-    return stream_wait_event(hStream, hEvent, Flags, EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuStreamWaitEvent, cuStreamWaitEvent_ptsz,
+                     (CUstream hStream, CUevent hEvent, unsigned int Flags),
+                     stream_wait_event, hStream, hEvent, Flags)

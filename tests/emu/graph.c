@@ -26,10 +26,7 @@ void emu_nodes_add(emu_nodes *s, CUgraphNode node)
     for (size_t i = 0; i < s->n; i++)
         if (s->v[i] == node)
             return;
-    if (s->n == s->cap) {
-        s->cap = s->cap ? 2 * s->cap : 4;
-        s->v = emu_xrealloc(s->v, s->cap * sizeof *s->v);
-    }
+    s->v = emu_grow(s->v, s->n, &s->cap, sizeof *s->v);
     s->v[s->n++] = node;
 }
 
@@ -70,10 +67,7 @@ CUgraph emu_graph_new(CUgraphNode parent)
 {
     CUgraph g = emu_xcalloc(1, sizeof *g);
     g->parent = parent;
-    if (nlive == live_cap) {
-        live_cap = live_cap ? 2 * live_cap : 16;
-        live = emu_xrealloc(live, live_cap * sizeof *live);
-    }
+    live = emu_grow(live, nlive, &live_cap, sizeof *live);
     live[nlive++] = g;
     return g;
 }
@@ -136,6 +130,14 @@ CUresult emu_node_check(CUgraphNode node)
     return CUDA_ERROR_INVALID_VALUE;
 }
 
+CUresult emu_node_check_type(CUgraphNode node, CUgraphNodeType type)
+{
+    CUresult r = emu_node_check(node);
+    if (r == CUDA_SUCCESS && node->type != type)
+        r = CUDA_ERROR_INVALID_VALUE;
+    return r;
+}
+
 static CUgraphNode node_append(CUgraph g, CUgraphNodeType type, emu_op *tmpl, CUgraph child)
 {
     CUgraphNode node = emu_xcalloc(1, sizeof *node);
@@ -145,10 +147,7 @@ static CUgraphNode node_append(CUgraph g, CUgraphNodeType type, emu_op *tmpl, CU
     node->child = child;
     if (child)
         child->parent = node;
-    if (g->n == g->cap) {
-        g->cap = g->cap ? 2 * g->cap : 8;
-        g->nodes = emu_xrealloc(g->nodes, g->cap * sizeof *g->nodes);
-    }
+    g->nodes = emu_grow(g->nodes, g->n, &g->cap, sizeof *g->nodes);
     g->nodes[g->n++] = node;
     return node;
 }
@@ -358,9 +357,7 @@ CUresult CUDAAPI cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGra
     if (!phGraph)
         return CUDA_ERROR_INVALID_VALUE;
     emu_lock();
-    CUresult r = emu_node_check(hNode);
-    if (r == CUDA_SUCCESS && hNode->type != CU_GRAPH_NODE_TYPE_GRAPH)
-        r = CUDA_ERROR_INVALID_VALUE;
+    CUresult r = emu_node_check_type(hNode, CU_GRAPH_NODE_TYPE_GRAPH);
     if (r == CUDA_SUCCESS)
         *phGraph = hNode->child;
     emu_unlock();

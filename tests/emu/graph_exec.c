@@ -51,10 +51,7 @@ static void flatten(CUgraphExec e, CUgraph g)
         if (node->child) {
             flatten(e, node->child);
         } else if (node->tmpl) {
-            if (e->n == e->cap) {
-                e->cap = e->cap ? 2 * e->cap : 8;
-                e->ops = emu_xrealloc(e->ops, e->cap * sizeof *e->ops);
-            }
+            e->ops = emu_grow(e->ops, e->n, &e->cap, sizeof *e->ops);
             e->ops[e->n++] = node->tmpl;
         }
     }
@@ -77,10 +74,7 @@ static CUresult instantiate(CUgraphExec *pe, CUgraph g, unsigned long long flags
         CUgraphExec e = emu_xcalloc(1, sizeof *e);
         e->graph = emu_graph_clone(g, NULL);
         flatten(e, e->graph);
-        if (nlive == live_cap) {
-            live_cap = live_cap ? 2 * live_cap : 16;
-            live = emu_xrealloc(live, live_cap * sizeof *live);
-        }
+        live = emu_grow(live, nlive, &live_cap, sizeof *live);
         live[nlive++] = e;
         *pe = e;
     }
@@ -138,17 +132,10 @@ static CUresult instantiate_with_params(CUgraphExec *pe, CUgraph g, CUDA_GRAPH_I
     return r;
 }
 
-CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph,
-                                              CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams)
-{
-    return instantiate_with_params(phGraphExec, hGraph, instantiateParams, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec, CUgraph hGraph,
-                                                   CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams)
-{
-    return instantiate_with_params(phGraphExec, hGraph, instantiateParams, EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuGraphInstantiateWithParams, cuGraphInstantiateWithParams_ptsz,
+                     (CUgraphExec *phGraphExec, CUgraph hGraph,
+                      CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams),
+                     instantiate_with_params, phGraphExec, hGraph, instantiateParams)
 
 /* Pending launches run on: they are clones. */
 CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec)
@@ -209,12 +196,6 @@ static CUresult graph_launch(CUgraphExec e, CUstream hs, emu_null_stream null_me
     return r;
 }
 
-CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)
-{
-    return graph_launch(hGraphExec, hStream, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuGraphLaunch_ptsz(CUgraphExec hGraphExec, CUstream hStream)
-{
-    return graph_launch(hGraphExec, hStream, EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuGraphLaunch, cuGraphLaunch_ptsz,
+                     (CUgraphExec hGraphExec, CUstream hStream),
+                     graph_launch, hGraphExec, hStream)

@@ -11,18 +11,72 @@ static CUresult node_ctx_check(CUcontext ctx)
     return ctx ? emu_ctx_check(ctx) : emu_ctx_current(&cur);
 }
 
-/* Adds a node made from a template once the graph is known to be usable. */
-static CUresult add_typed(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, emu_op *tmpl)
+/* What the add call of a typed node gives: the node's type and its
+ * parameters, and for the types that run in a context (memcpy, memset)
+ * that context. */
+typedef struct node_spec {
+    CUgraphNodeType type;
+    union {
+        emu_copy *copy;                             /* CU_GRAPH_NODE_TYPE_MEMCPY */
+        const CUDA_MEMSET_NODE_PARAMS *memset;      /* CU_GRAPH_NODE_TYPE_MEMSET */
+        const CUDA_HOST_NODE_PARAMS *host;          /* CU_GRAPH_NODE_TYPE_HOST */
+        CUevent event;                              /* EVENT_RECORD, WAIT_EVENT */
+    };
+    bool in_ctx;
+    CUcontext ctx;
+} node_spec;
+
+/* Builds the node's template, the operation each launch enqueues (lock
+ * held). */
+static CUresult node_template(const node_spec *spec, emu_op **out)
 {
-    return emu_graph_add(g, deps, ndeps, tmpl->cls->node_type, tmpl, NULL, out);
+    switch (spec->type) {
+    case CU_GRAPH_NODE_TYPE_MEMCPY:
+        return emu_copy_node_op(spec->copy, out);
+    case CU_GRAPH_NODE_TYPE_MEMSET:
+        return emu_memset_node_op(spec->memset, out);
+    case CU_GRAPH_NODE_TYPE_HOST:
+        *out = emu_host_node_op(spec->host->fn, spec->host->userData);
+        return CUDA_SUCCESS;
+    default:
+        return emu_event_node_op(spec->event, spec->type == CU_GRAPH_NODE_TYPE_EVENT_RECORD, out);
+    }
 }
 
-/* The node of a given type whose template the getters read (lock held). */
-static CUresult typed_node(CUgraphNode node, CUgraphNodeType type)
+/* The add calls of every typed node: the graph must be usable, then the
+ * node's context, then its parameters. */
+static CUresult add_typed(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, const node_spec *spec)
 {
-    CUresult r = emu_node_check(node);
-    if (r == CUDA_SUCCESS && node->type != type)
-        r = CUDA_ERROR_INVALID_VALUE;
+    emu_lock();
+    emu_op *tmpl = NULL;
+    CUresult r = emu_graph_check(g);
+    if (r == CUDA_SUCCESS && spec->in_ctx)
+        r = node_ctx_check(spec->ctx);
+    if (r == CUDA_SUCCESS)
+        r = node_template(spec, &tmpl);
+    if (r == CUDA_SUCCESS)
+        r = emu_graph_add(g, deps, ndeps, spec->type, tmpl, NULL, out);
+    emu_unlock();
+    return r;
+}
+
+/* The getters of every typed node: the node must be of the type asked
+ * for; its template's family reads the parameters back into *out. */
+static CUresult node_params(CUgraphNode node, CUgraphNodeType type, void *out)
+{
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    emu_lock();
+    CUresult r = emu_node_check_type(node, type);
+    if (r == CUDA_SUCCESS) {
+        switch (type) {
+        case CU_GRAPH_NODE_TYPE_MEMCPY: emu_copy_op_params(node->tmpl, out); break;
+        case CU_GRAPH_NODE_TYPE_MEMSET: emu_memset_op_params(node->tmpl, out); break;
+        case CU_GRAPH_NODE_TYPE_HOST:   emu_host_op_params(node->tmpl, out); break;
+        default:                        *(CUevent *)out = emu_event_op_event(node->tmpl); break;
+        }
+    }
+    emu_unlock();
     return r;
 }
 
@@ -37,29 +91,13 @@ CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, 
     CUresult r = emu_copy_from_3d(copyParams, &c);
     if (r != CUDA_SUCCESS)
         return r;
-    emu_lock();
-    emu_op *tmpl = NULL;
-    r = emu_graph_check(hGraph);
-    if (r == CUDA_SUCCESS)
-        r = node_ctx_check(ctx);
-    if (r == CUDA_SUCCESS)
-        r = emu_copy_node_op(&c, &tmpl);
-    if (r == CUDA_SUCCESS)
-        r = add_typed(phGraphNode, hGraph, dependencies, numDependencies, tmpl);
-    emu_unlock();
-    return r;
+    node_spec spec = { .type = CU_GRAPH_NODE_TYPE_MEMCPY, .copy = &c, .in_ctx = true, .ctx = ctx };
+    return add_typed(phGraphNode, hGraph, dependencies, numDependencies, &spec);
 }
 
 CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams)
 {
-    if (!nodeParams)
-        return CUDA_ERROR_INVALID_VALUE;
-    emu_lock();
-    CUresult r = typed_node(hNode, CU_GRAPH_NODE_TYPE_MEMCPY);
-    if (r == CUDA_SUCCESS)
-        emu_copy_op_params(hNode->tmpl, nodeParams);
-    emu_unlock();
-    return r;
+    return node_params(hNode, CU_GRAPH_NODE_TYPE_MEMCPY, nodeParams);
 }
 
 /* ---- memset ---------------------------------------------------------------- */
@@ -68,29 +106,13 @@ CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, 
                                       size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams,
                                       CUcontext ctx)
 {
-    emu_lock();
-    emu_op *tmpl = NULL;
-    CUresult r = emu_graph_check(hGraph);
-    if (r == CUDA_SUCCESS)
-        r = node_ctx_check(ctx);
-    if (r == CUDA_SUCCESS)
-        r = emu_memset_node_op(memsetParams, &tmpl);
-    if (r == CUDA_SUCCESS)
-        r = add_typed(phGraphNode, hGraph, dependencies, numDependencies, tmpl);
-    emu_unlock();
-    return r;
+    node_spec spec = { .type = CU_GRAPH_NODE_TYPE_MEMSET, .memset = memsetParams, .in_ctx = true, .ctx = ctx };
+    return add_typed(phGraphNode, hGraph, dependencies, numDependencies, &spec);
 }
 
 CUresult CUDAAPI cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams)
 {
-    if (!nodeParams)
-        return CUDA_ERROR_INVALID_VALUE;
-    emu_lock();
-    CUresult r = typed_node(hNode, CU_GRAPH_NODE_TYPE_MEMSET);
-    if (r == CUDA_SUCCESS)
-        emu_memset_op_params(hNode->tmpl, nodeParams);
-    emu_unlock();
-    return r;
+    return node_params(hNode, CU_GRAPH_NODE_TYPE_MEMSET, nodeParams);
 }
 
 /* ---- host functions -------------------------------------------------------- */
@@ -100,73 +122,37 @@ CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, co
 {
     if (!nodeParams || !nodeParams->fn)
         return CUDA_ERROR_INVALID_VALUE;
-    emu_lock();
-    CUresult r = emu_graph_check(hGraph);
-    if (r == CUDA_SUCCESS)
-        r = add_typed(phGraphNode, hGraph, dependencies, numDependencies,
-                      emu_host_node_op(nodeParams->fn, nodeParams->userData));
-    emu_unlock();
-    return r;
+    node_spec spec = { .type = CU_GRAPH_NODE_TYPE_HOST, .host = nodeParams };
+    return add_typed(phGraphNode, hGraph, dependencies, numDependencies, &spec);
 }
 
 CUresult CUDAAPI cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *nodeParams)
 {
-    if (!nodeParams)
-        return CUDA_ERROR_INVALID_VALUE;
-    emu_lock();
-    CUresult r = typed_node(hNode, CU_GRAPH_NODE_TYPE_HOST);
-    if (r == CUDA_SUCCESS)
-        emu_host_op_params(hNode->tmpl, nodeParams);
-    emu_unlock();
-    return r;
+    return node_params(hNode, CU_GRAPH_NODE_TYPE_HOST, nodeParams);
 }
 
 /* ---- events ---------------------------------------------------------------- */
 
-static CUresult add_event_node(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps, CUevent ev,
-                               bool record)
-{
-    emu_lock();
-    emu_op *tmpl = NULL;
-    CUresult r = emu_graph_check(g);
-    if (r == CUDA_SUCCESS)
-        r = emu_event_node_op(ev, record, &tmpl);
-    if (r == CUDA_SUCCESS)
-        r = add_typed(out, g, deps, ndeps, tmpl);
-    emu_unlock();
-    return r;
-}
-
-static CUresult node_event(CUgraphNode node, CUgraphNodeType type, CUevent *out)
-{
-    if (!out)
-        return CUDA_ERROR_INVALID_VALUE;
-    emu_lock();
-    CUresult r = typed_node(node, type);
-    if (r == CUDA_SUCCESS)
-        *out = emu_event_op_event(node->tmpl);
-    emu_unlock();
-    return r;
-}
-
 CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGraph,
                                            const CUgraphNode *dependencies, size_t numDependencies, CUevent event)
 {
-    return add_event_node(phGraphNode, hGraph, dependencies, numDependencies, event, true);
+    node_spec spec = { .type = CU_GRAPH_NODE_TYPE_EVENT_RECORD, .event = event };
+    return add_typed(phGraphNode, hGraph, dependencies, numDependencies, &spec);
 }
 
 CUresult CUDAAPI cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out)
 {
-    return node_event(hNode, CU_GRAPH_NODE_TYPE_EVENT_RECORD, event_out);
+    return node_params(hNode, CU_GRAPH_NODE_TYPE_EVENT_RECORD, event_out);
 }
 
 CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
                                          size_t numDependencies, CUevent event)
 {
-    return add_event_node(phGraphNode, hGraph, dependencies, numDependencies, event, false);
+    node_spec spec = { .type = CU_GRAPH_NODE_TYPE_WAIT_EVENT, .event = event };
+    return add_typed(phGraphNode, hGraph, dependencies, numDependencies, &spec);
 }
 
 CUresult CUDAAPI cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out)
 {
-    return node_event(hNode, CU_GRAPH_NODE_TYPE_WAIT_EVENT, event_out);
+    return node_params(hNode, CU_GRAPH_NODE_TYPE_WAIT_EVENT, event_out);
 }

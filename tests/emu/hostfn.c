@@ -50,15 +50,9 @@ static CUresult launch_host_func(CUstream hs, CUhostFn fn, void *data, emu_null_
     return enqueue_host(hs, null_means, &(host_op){ .fn = fn, .data = data });
 }
 
-CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
-{
-    return launch_host_func(hStream, fn, userData, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void *userData)
-{
-    return launch_host_func(hStream, fn, userData, EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuLaunchHostFunc, cuLaunchHostFunc_ptsz,
+                     (CUstream hStream, CUhostFn fn, void *userData),
+                     launch_host_func, hStream, fn, userData)
 
 static CUresult add_callback(CUstream hs, CUstreamCallback cb, void *data, unsigned int flags,
                              emu_null_stream null_means)
@@ -68,17 +62,9 @@ static CUresult add_callback(CUstream hs, CUstreamCallback cb, void *data, unsig
     return enqueue_host(hs, null_means, &(host_op){ .callback = cb, .data = data });
 }
 
-CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData,
-                                     unsigned int flags)
-{
-    return add_callback(hStream, callback, userData, flags, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuStreamAddCallback_ptsz(CUstream hStream, CUstreamCallback callback, void *userData,
-                                          unsigned int flags)
-{
-    return add_callback(hStream, callback, userData, flags, EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuStreamAddCallback, cuStreamAddCallback_ptsz,
+                     (CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags),
+                     add_callback, hStream, callback, userData, flags)
 
 /* ---- host nodes ---------------------------------------------------------- */
 

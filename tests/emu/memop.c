@@ -100,65 +100,20 @@ static CUresult write_value(CUstream hs, CUdeviceptr addr, uint64_t value, size_
     return enqueue_value_op(hs, null_means, &write_value_class, addr, value, size, 0);
 }
 
-CUresult CUDAAPI cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
-{
-    return wait_value(stream, addr, value, 4, flags, EMU_NULL_LEGACY);
-}
+/* Each operation under its four names: NAME_v2 and NAME_v2_ptsz, and the
+ * CUDA 8.0/9.0 ABI names NAME and NAME_ptsz (from before memory operations
+ * were always enabled: same signatures, same behaviour here).  The 32- and
+ * 64-bit operations differ only in the word's size. */
+#define VALUE_OP_ENTRY_POINTS(name, word_type, impl, size)                                                   \
+    EMU_NULL_STREAM_ABIS(name##_v2, name##_v2_ptsz,                                                         \
+                         (CUstream stream, CUdeviceptr addr, word_type value, unsigned int flags), impl,      \
+                         stream, addr, value, size, flags)                                                    \
+    CUresult CUDAAPI name(CUstream stream, CUdeviceptr addr, word_type value, unsigned int flags)             \
+        EMU_OLD_ABI_OF(name##_v2);                                                                            \
+    CUresult CUDAAPI name##_ptsz(CUstream stream, CUdeviceptr addr, word_type value, unsigned int flags)      \
+        EMU_OLD_ABI_OF(name##_v2_ptsz);
 
-CUresult CUDAAPI cuStreamWaitValue32_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value,
-                                             unsigned int flags)
-{
-    return wait_value(stream, addr, value, 4, flags, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
-{
-    return wait_value(stream, addr, value, 8, flags, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuStreamWaitValue64_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value,
-                                             unsigned int flags)
-{
-    return wait_value(stream, addr, value, 8, flags, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
-{
-    return write_value(stream, addr, value, 4, flags, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuStreamWriteValue32_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value,
-                                              unsigned int flags)
-{
-    return write_value(stream, addr, value, 4, flags, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
-{
-    return write_value(stream, addr, value, 8, flags, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuStreamWriteValue64_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value,
-                                              unsigned int flags)
-{
-    return write_value(stream, addr, value, 8, flags, EMU_NULL_PER_THREAD);
-}
-
-/* The CUDA 8.0/9.0 ABI names (before memory operations were always
- * enabled): same signatures, same behaviour here. */
-CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
-    EMU_OLD_ABI_OF(cuStreamWaitValue32_v2);
-CUresult CUDAAPI cuStreamWaitValue32_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
-    EMU_OLD_ABI_OF(cuStreamWaitValue32_v2_ptsz);
-CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
-    EMU_OLD_ABI_OF(cuStreamWaitValue64_v2);
-CUresult CUDAAPI cuStreamWaitValue64_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
-    EMU_OLD_ABI_OF(cuStreamWaitValue64_v2_ptsz);
-CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
-    EMU_OLD_ABI_OF(cuStreamWriteValue32_v2);
-CUresult CUDAAPI cuStreamWriteValue32_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
-    EMU_OLD_ABI_OF(cuStreamWriteValue32_v2_ptsz);
-CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
-    EMU_OLD_ABI_OF(cuStreamWriteValue64_v2);
-CUresult CUDAAPI cuStreamWriteValue64_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
-    EMU_OLD_ABI_OF(cuStreamWriteValue64_v2_ptsz);
+VALUE_OP_ENTRY_POINTS(cuStreamWaitValue32, cuuint32_t, wait_value, 4)
+VALUE_OP_ENTRY_POINTS(cuStreamWaitValue64, cuuint64_t, wait_value, 8)
+VALUE_OP_ENTRY_POINTS(cuStreamWriteValue32, cuuint32_t, write_value, 4)
+VALUE_OP_ENTRY_POINTS(cuStreamWriteValue64, cuuint64_t, write_value, 8)

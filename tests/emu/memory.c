@@ -165,17 +165,25 @@ CUresult CUDAAPI cuMemAllocHost_v2(void **pp, size_t bytesize)
     return cuMemHostAlloc(pp, bytesize, 0);
 }
 
-CUresult CUDAAPI cuMemFreeHost(void *p)
+/* cuMemFreeHost and cuMemHostUnregister: p must be the start of a range of
+ * that kind (`missing`, the call's own error code, otherwise), which goes
+ * away. */
+static CUresult release_host_range(void *p, emu_mem_kind kind, CUresult missing)
 {
     emu_lock();
     CUcontext c;
     CUresult r = emu_ctx_current(&c);
-    if (r == CUDA_SUCCESS && !allocation_at((uintptr_t)p, EMU_MEM_HOST_ALLOC))
-        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && !allocation_at((uintptr_t)p, kind))
+        r = missing;
     if (r == CUDA_SUCCESS)
-        free_range((uintptr_t)p, EMU_MEM_HOST_ALLOC);
+        free_range((uintptr_t)p, kind);
     emu_unlock();
     return r;
+}
+
+CUresult CUDAAPI cuMemFreeHost(void *p)
+{
+    return release_host_range(p, EMU_MEM_HOST_ALLOC, CUDA_ERROR_INVALID_VALUE);
 }
 
 /* mincore fails with ENOMEM when part of the range is not mapped: a real
@@ -225,15 +233,7 @@ CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags)
 
 CUresult CUDAAPI cuMemHostUnregister(void *p)
 {
-    emu_lock();
-    CUcontext c;
-    CUresult r = emu_ctx_current(&c);
-    if (r == CUDA_SUCCESS && !allocation_at((uintptr_t)p, EMU_MEM_HOST_REGISTERED))
-        r = CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
-    if (r == CUDA_SUCCESS)
-        free_range((uintptr_t)p, EMU_MEM_HOST_REGISTERED);
-    emu_unlock();
-    return r;
+    return release_host_range(p, EMU_MEM_HOST_REGISTERED, CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
 }
 
 /* The page-locked range holding p, or NULL. */

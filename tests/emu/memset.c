@@ -135,62 +135,19 @@ void emu_memset_op_params(const emu_op *op, CUDA_MEMSET_NODE_PARAMS *p)
                                     .height = m->rows };
 }
 
-CUresult CUDAAPI cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N)
-{
-    return memset_submit(dstDevice, uc, 1, N, false, NULL, EMU_NULL_LEGACY);
-}
+EMU_NULL_STREAM_ABIS(cuMemsetD8_v2, cuMemsetD8_v2_ptds, (CUdeviceptr dstDevice, unsigned char uc, size_t N),
+                     memset_submit, dstDevice, uc, 1, N, false, NULL)
+EMU_NULL_STREAM_ABIS(cuMemsetD16_v2, cuMemsetD16_v2_ptds, (CUdeviceptr dstDevice, unsigned short us, size_t N),
+                     memset_submit, dstDevice, us, 2, N, false, NULL)
+EMU_NULL_STREAM_ABIS(cuMemsetD32_v2, cuMemsetD32_v2_ptds, (CUdeviceptr dstDevice, unsigned int ui, size_t N),
+                     memset_submit, dstDevice, ui, 4, N, false, NULL)
 
-CUresult CUDAAPI cuMemsetD8_v2_ptds(CUdeviceptr dstDevice, unsigned char uc, size_t N)
-{
-    return memset_submit(dstDevice, uc, 1, N, false, NULL, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N)
-{
-    return memset_submit(dstDevice, us, 2, N, false, NULL, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemsetD16_v2_ptds(CUdeviceptr dstDevice, unsigned short us, size_t N)
-{
-    return memset_submit(dstDevice, us, 2, N, false, NULL, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N)
-{
-    return memset_submit(dstDevice, ui, 4, N, false, NULL, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemsetD32_v2_ptds(CUdeviceptr dstDevice, unsigned int ui, size_t N)
-{
-    return memset_submit(dstDevice, ui, 4, N, false, NULL, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)
-{
-    return memset_submit(dstDevice, uc, 1, N, true, hStream, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemsetD8Async_ptsz(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)
-{
-    return memset_submit(dstDevice, uc, 1, N, true, hStream, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream)
-{
-    return memset_submit(dstDevice, us, 2, N, true, hStream, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemsetD16Async_ptsz(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream)
-{
-    return memset_submit(dstDevice, us, 2, N, true, hStream, EMU_NULL_PER_THREAD);
-}
-
-CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream)
-{
-    return memset_submit(dstDevice, ui, 4, N, true, hStream, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuMemsetD32Async_ptsz(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream)
-{
-    return memset_submit(dstDevice, ui, 4, N, true, hStream, EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuMemsetD8Async, cuMemsetD8Async_ptsz,
+                     (CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream),
+                     memset_submit, dstDevice, uc, 1, N, true, hStream)
+EMU_NULL_STREAM_ABIS(cuMemsetD16Async, cuMemsetD16Async_ptsz,
+                     (CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream),
+                     memset_submit, dstDevice, us, 2, N, true, hStream)
+EMU_NULL_STREAM_ABIS(cuMemsetD32Async, cuMemsetD32Async_ptsz,
+                     (CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream),
+                     memset_submit, dstDevice, ui, 4, N, true, hStream)

@@ -62,10 +62,7 @@ emu_where emu_mem_where(uintptr_t addr, size_t n)
 
 void emu_mem_insert(const emu_range *r)
 {
-    if (nranges == cap) {
-        cap = cap ? 2 * cap : 16;
-        ranges = emu_xrealloc(ranges, cap * sizeof *ranges);
-    }
+    ranges = emu_grow(ranges, nranges, &cap, sizeof *ranges);
     size_t i = first_above(r->base);
     memmove(&ranges[i + 1], &ranges[i], (nranges - i) * sizeof *ranges);
     ranges[i] = *r;

@@ -14,10 +14,7 @@ static size_t nlive, live_cap;
 
 static void live_add(CUstream s)
 {
-    if (nlive == live_cap) {
-        live_cap = live_cap ? 2 * live_cap : 16;
-        live = emu_xrealloc(live, live_cap * sizeof *live);
-    }
+    live = emu_grow(live, nlive, &live_cap, sizeof *live);
     live[nlive++] = s;
 }
 
@@ -226,7 +223,11 @@ CUresult CUDAAPI cuStreamDestroy(CUstream hStream) EMU_OLD_ABI_OF(cuStreamDestro
 
 /* ---- synchronisation ----------------------------------------------------- */
 
-static CUresult stream_synchronize(CUstream h, emu_null_stream null_means)
+/* cuStreamSynchronize and cuStreamQuery look at the same work (the
+ * stream's queue and, for the legacy stream, those of the blocking streams
+ * of its context): one waits for it, the other only asks whether it is
+ * done. */
+static CUresult stream_settle(CUstream h, bool wait, emu_null_stream null_means)
 {
     emu_lock();
     CUstream s;
@@ -236,34 +237,9 @@ static CUresult stream_synchronize(CUstream h, emu_null_stream null_means)
     if (r == CUDA_SUCCESS) {
         emu_deps d = { 0 };
         emu_stream_capture(s, &d);
-        emu_host_wait(&d);
-        emu_deps_clear(&d);
-    }
-    emu_unlock();
-    return r;
-}
-
-CUresult CUDAAPI cuStreamSynchronize(CUstream hStream)
-{
-    return stream_synchronize(hStream, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuStreamSynchronize_ptsz(CUstream hStream)
-{
-    return stream_synchronize(hStream, EMU_NULL_PER_THREAD);
-}
-
-static CUresult stream_query(CUstream h, emu_null_stream null_means)
-{
-    emu_lock();
-    CUstream s;
-    CUresult r = emu_stream_get(h, null_means, &s);
-    if (r == CUDA_SUCCESS)
-        r = emu_capture_check_sync(s);
-    if (r == CUDA_SUCCESS) {
-        emu_deps d = { 0 };
-        emu_stream_capture(s, &d);
-        if (!emu_deps_done(&d))
+        if (wait)
+            emu_host_wait(&d);
+        else if (!emu_deps_done(&d))
             r = CUDA_ERROR_NOT_READY;
         emu_deps_clear(&d);
     }
@@ -271,21 +247,16 @@ static CUresult stream_query(CUstream h, emu_null_stream null_means)
     return r;
 }
 
-CUresult CUDAAPI cuStreamQuery(CUstream hStream)
-{
-    return stream_query(hStream, EMU_NULL_LEGACY);
-}
-
-CUresult CUDAAPI cuStreamQuery_ptsz(CUstream hStream)
-{
-    return stream_query(hStream, EMU_NULL_PER_THREAD);
-}
+EMU_NULL_STREAM_ABIS(cuStreamSynchronize, cuStreamSynchronize_ptsz, (CUstream hStream),
+                     stream_settle, hStream, true)
+EMU_NULL_STREAM_ABIS(cuStreamQuery, cuStreamQuery_ptsz, (CUstream hStream),
+                     stream_settle, hStream, false)
 
 /* ---- properties ---------------------------------------------------------- */
 
 typedef enum { PROP_FLAGS, PROP_PRIORITY, PROP_CTX, PROP_ID, PROP_DEVICE } stream_prop;
 
-static CUresult stream_prop_get(CUstream h, emu_null_stream null_means, stream_prop what, void *out)
+static CUresult stream_prop_get(CUstream h, stream_prop what, void *out, emu_null_stream null_means)
 {
     if (!out)
         return CUDA_ERROR_INVALID_VALUE;
@@ -305,64 +276,25 @@ static CUresult stream_prop_get(CUstream h, emu_null_stream null_means, stream_p
     return r;
 }
 
-CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags)
-{
-    return stream_prop_get(hStream, EMU_NULL_LEGACY, PROP_FLAGS, flags);
-}
-
-CUresult CUDAAPI cuStreamGetFlags_ptsz(CUstream hStream, unsigned int *flags)
-{
-    return stream_prop_get(hStream, EMU_NULL_PER_THREAD, PROP_FLAGS, flags);
-}
-
-CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority)
-{
-    return stream_prop_get(hStream, EMU_NULL_LEGACY, PROP_PRIORITY, priority);
-}
-
-CUresult CUDAAPI cuStreamGetPriority_ptsz(CUstream hStream, int *priority)
-{
-    return stream_prop_get(hStream, EMU_NULL_PER_THREAD, PROP_PRIORITY, priority);
-}
-
-CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId)
-{
-    return stream_prop_get(hStream, EMU_NULL_LEGACY, PROP_ID, streamId);
-}
-
-CUresult CUDAAPI cuStreamGetId_ptsz(CUstream hStream, unsigned long long *streamId)
-{
-    return stream_prop_get(hStream, EMU_NULL_PER_THREAD, PROP_ID, streamId);
-}
-
-CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device)
-{
-    return stream_prop_get(hStream, EMU_NULL_LEGACY, PROP_DEVICE, device);
-}
-
-CUresult CUDAAPI cuStreamGetDevice_ptsz(CUstream hStream, CUdevice *device)
-{
-    return stream_prop_get(hStream, EMU_NULL_PER_THREAD, PROP_DEVICE, device);
-}
-
-CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx)
-{
-    return stream_prop_get(hStream, EMU_NULL_LEGACY, PROP_CTX, pctx);
-}
-
-CUresult CUDAAPI cuStreamGetCtx_ptsz(CUstream hStream, CUcontext *pctx)
-{
-    return stream_prop_get(hStream, EMU_NULL_PER_THREAD, PROP_CTX, pctx);
-}
+EMU_NULL_STREAM_ABIS(cuStreamGetFlags, cuStreamGetFlags_ptsz, (CUstream hStream, unsigned int *flags),
+                     stream_prop_get, hStream, PROP_FLAGS, flags)
+EMU_NULL_STREAM_ABIS(cuStreamGetPriority, cuStreamGetPriority_ptsz, (CUstream hStream, int *priority),
+                     stream_prop_get, hStream, PROP_PRIORITY, priority)
+EMU_NULL_STREAM_ABIS(cuStreamGetId, cuStreamGetId_ptsz, (CUstream hStream, unsigned long long *streamId),
+                     stream_prop_get, hStream, PROP_ID, streamId)
+EMU_NULL_STREAM_ABIS(cuStreamGetDevice, cuStreamGetDevice_ptsz, (CUstream hStream, CUdevice *device),
+                     stream_prop_get, hStream, PROP_DEVICE, device)
+EMU_NULL_STREAM_ABIS(cuStreamGetCtx, cuStreamGetCtx_ptsz, (CUstream hStream, CUcontext *pctx),
+                     stream_prop_get, hStream, PROP_CTX, pctx)
 
 /* There are no green contexts here: *pGreenCtx is always NULL. */
-static CUresult stream_get_ctx_v2(CUstream h, emu_null_stream null_means, CUcontext *pCtx,
-                                  CUgreenCtx *pGreenCtx)
+static CUresult stream_get_ctx_v2(CUstream h, CUcontext *pCtx, CUgreenCtx *pGreenCtx,
+                                  emu_null_stream null_means)
 {
     if (!pCtx && !pGreenCtx)
         return CUDA_ERROR_INVALID_VALUE;
     CUcontext c;
-    CUresult r = stream_prop_get(h, null_means, PROP_CTX, &c);
+    CUresult r = stream_prop_get(h, PROP_CTX, &c, null_means);
     if (r == CUDA_SUCCESS && pCtx)
         *pCtx = c;
     if (r == CUDA_SUCCESS && pGreenCtx)
@@ -370,12 +302,6 @@ static CUresult stream_get_ctx_v2(CUstream h, emu_null_stream null_means, CUcont
     return r;
 }
 
-CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx)
-{
-    return stream_get_ctx_v2(hStream, EMU_NULL_LEGACY, pCtx, pGreenCtx);
-}
-
-CUresult CUDAAPI cuStreamGetCtx_v2_ptsz(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx)
-{
-    return stream_get_ctx_v2(hStream, EMU_NULL_PER_THREAD, pCtx, pGreenCtx);
-}
+EMU_NULL_STREAM_ABIS(cuStreamGetCtx_v2, cuStreamGetCtx_v2_ptsz,
+                     (CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx),
+                     stream_get_ctx_v2, hStream, pCtx, pGreenCtx)

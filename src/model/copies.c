@@ -6,7 +6,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "syncguard/stats.h"
 #include "syncguard/common.h"
 #include "syncguard/copies.h"
 #include "syncguard/guard.h"
@@ -14,6 +13,7 @@
 #include "syncguard/log.h"
 #include "syncguard/observe.h"
 #include "syncguard/options.h"
+#include "syncguard/stats.h"
 
 CUevent sg_event_pool_get(CUcontext ctx);
 void sg_event_pool_put(CUcontext ctx, CUevent e);

@@ -88,8 +88,9 @@ int sg_copies_init(long max_pending);
 void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int npcs);
 
 /* ---- with sg_model_lock held (safe in the fault handler) ---- */
-/* The active copy whose host bytes include addr, preferring one that
- * forbids the access; *page_guarded tells whether addr's page is guarded. */
+/* The copy whose host bytes include addr and forbid the access, preferring
+ * one whose race is still unclaimed (sg_copy_unclaimed); *page_guarded tells
+ * whether addr's page is guarded. */
 struct sg_copy *sg_copies_find(uintptr_t addr, int is_write, int *page_guarded);
 /* Releases a copy: its slot is freed and its pages get the protection the
  * remaining copies need. The caller must not use c afterwards. */

@@ -24,4 +24,16 @@ int sg_log_create_file(const char *path);
 void sg_log_after_fork_child(void);
 /* Small signal-safe formatting helpers. */
 size_t sg_fmt_u64(char *out, unsigned long long v, int base);
+
+/* A log line built without allocation or stdio, for the fault handler:
+ * sg_line_begin writes "==PID==", the others append (what does not fit is
+ * cut), sg_line_write logs it. */
+struct sg_line {
+    char buf[256];
+    size_t n;
+};
+void sg_line_begin(struct sg_line *l);
+void sg_line_str(struct sg_line *l, const char *s);
+void sg_line_num(struct sg_line *l, unsigned long long v, int base);
+void sg_line_write(const struct sg_line *l);
 #endif

@@ -33,6 +33,35 @@ size_t sg_fmt_u64(char *out, unsigned long long v, int base)
     return n;
 }
 
+void sg_line_str(struct sg_line *l, const char *s)
+{
+    size_t len = strlen(s);
+    if (len > sizeof l->buf - l->n)
+        len = sizeof l->buf - l->n;
+    memcpy(l->buf + l->n, s, len);
+    l->n += len;
+}
+
+void sg_line_num(struct sg_line *l, unsigned long long v, int base)
+{
+    char num[24];
+    sg_fmt_u64(num, v, base);
+    sg_line_str(l, num);
+}
+
+void sg_line_begin(struct sg_line *l)
+{
+    l->n = 0;
+    sg_line_str(l, "==");
+    sg_line_num(l, (unsigned long long)getpid(), 10);
+    sg_line_str(l, "==");
+}
+
+void sg_line_write(const struct sg_line *l)
+{
+    sg_log_write(l->buf, l->n);
+}
+
 static const char *rank_from_env(void)
 {
     static const char *const vars[] = { "RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK",

@@ -29,7 +29,7 @@ static void look(struct sg_copy *c, void *arg)
 {
     struct first_hit *h = arg;
     h->guarded = 1;
-    if (c->state != SG_COPY_ACTIVE) {
+    if (!sg_copy_unclaimed(c)) {
         h->handling = 1;
         return;
     }

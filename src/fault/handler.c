@@ -66,7 +66,7 @@ struct range_hit {
 static void conflicting(struct sg_copy *c, void *arg)
 {
     struct range_hit *h = arg;
-    if (h->c || c->state != SG_COPY_ACTIVE || c->base >= h->hi || c->base + c->size <= h->lo)
+    if (h->c || !sg_copy_unclaimed(c) || c->base >= h->hi || c->base + c->size <= h->lo)
         return;
     if (c->guard == SG_GUARD_NO_ACCESS || h->is_write)
         h->c = c;
@@ -111,21 +111,15 @@ static void say_passed_on(uintptr_t addr, uintptr_t pc, const char *why)
     sg_fault_get_program_action(SIGSEGV, &pa);
     if (pa.sa_handler != SIG_DFL && sg_opt.verbosity < 2)
         return;
-    char buf[240], num[24];
-    size_t n = 0;
-    const char *parts[] = { "==", NULL, "==syncguard: a fault at 0x", NULL, " (pc 0x", NULL,
-                            ") ", why };
-    unsigned long long nums[] = { 0, (unsigned long long)getpid(), 0, addr, 0, pc, 0, 0 };
-    for (size_t i = 0; i < SG_ARRAY_SIZE(parts); i++) {
-        const char *p = parts[i];
-        if (!p)
-            sg_fmt_u64(num, nums[i], i == 1 ? 10 : 16), p = num;
-        size_t len = strlen(p);
-        if (n + len >= sizeof buf)
-            break;
-        memcpy(buf + n, p, len), n += len;
-    }
-    sg_log_write(buf, n);
+    struct sg_line l;
+    sg_line_begin(&l);
+    sg_line_str(&l, "syncguard: a fault at 0x");
+    sg_line_num(&l, addr, 16);
+    sg_line_str(&l, " (pc 0x");
+    sg_line_num(&l, pc, 16);
+    sg_line_str(&l, ") ");
+    sg_line_str(&l, why);
+    sg_line_write(&l);
 }
 
 /* A fault on a guarded page outside the bytes of every copy it conflicts

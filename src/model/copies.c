@@ -116,7 +116,7 @@ struct sg_copy *sg_copies_find(uintptr_t addr, int is_write, int *page_guarded)
             continue;
         /* A read of an H2D source is fine: it is a write that conflicts. */
         int conflicts = c->guard == SG_GUARD_NO_ACCESS || is_write;
-        if (conflicts && (!best || c->state == SG_COPY_ACTIVE))
+        if (conflicts && (!best || sg_copy_unclaimed(c)))
             best = c;
     }
     return best;

@@ -97,22 +97,14 @@ void sg_reporter_after_fork_child(void)
 /* Signal-safe fallback when no reporter can write the full report. */
 static void write_terse(const struct sg_race *r)
 {
-    char buf[160], num[24];
-    size_t n = 0;
-    const char *parts[] = { "==", NULL, "==WARNING: syncguard: ", sg_race_kind_name(r->kind),
-                            " at 0x", NULL, " (no stack: the reporter thread is unavailable)\n" };
-    for (size_t i = 0; i < SG_ARRAY_SIZE(parts); i++) {
-        const char *p = parts[i];
-        if (i == 1)
-            sg_fmt_u64(num, (unsigned long long)getpid(), 10), p = num;
-        if (i == 5)
-            sg_fmt_u64(num, r->addr, 16), p = num;
-        size_t len = strlen(p);
-        if (n + len >= sizeof buf)
-            break;
-        memcpy(buf + n, p, len), n += len;
-    }
-    sg_log_write(buf, n);
+    struct sg_line l;
+    sg_line_begin(&l);
+    sg_line_str(&l, "WARNING: syncguard: ");
+    sg_line_str(&l, sg_race_kind_name(r->kind));
+    sg_line_str(&l, " at 0x");
+    sg_line_num(&l, r->addr, 16);
+    sg_line_str(&l, " (no stack: the reporter thread is unavailable)\n");
+    sg_line_write(&l);
 }
 
 static struct slot *claim_slot(void)

@@ -58,39 +58,17 @@ def child():
     sys.dont_write_bytecode = True
     import copy_site
 
-    cu = ctypes.CDLL(os.environ.get("SG_LIBCUDA", "libcuda.so.1"))
-    p, u64, c_int = ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int
-    cu.cuMemcpyDtoHAsync_v2.argtypes = [p, u64, ctypes.c_size_t, p]
-    cu.cuMemsetD8_v2.argtypes = [u64, ctypes.c_ubyte, ctypes.c_size_t]
-    cu.cuStreamWaitValue32.argtypes = [p, u64, ctypes.c_uint32, ctypes.c_uint]
-    cu.cuStreamSynchronize.argtypes = [p]
-    cu.cuCtxSetCurrent.argtypes = [p]
-    check(cu.cuInit(0), "cuInit")
-    dev = c_int()
-    check(cu.cuDeviceGet(ctypes.byref(dev), 0), "cuDeviceGet")
-    ctx = p()
-    check(cu.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), "cuDevicePrimaryCtxRetain")
-    check(cu.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
-    stream = p()
-    check(cu.cuStreamCreate(ctypes.byref(stream), 1), "cuStreamCreate")  # NON_BLOCKING
-    dptr = u64()
-    check(cu.cuMemAlloc_v2(ctypes.byref(dptr), ctypes.c_size_t(NBYTES)), "cuMemAlloc")
-    check(cu.cuMemsetD8_v2(dptr.value, FILL, NBYTES), "cuMemsetD8")
-    check(cu.cuCtxSynchronize(), "cuCtxSynchronize")
-    host = p()
-    check(cu.cuMemAllocHost_v2(ctypes.byref(host), ctypes.c_size_t(NBYTES)), "cuMemAllocHost")
-    ctypes.memset(host, 0, NBYTES)
+    sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+    import sgcuda
+    cu = sgcuda.load(os.environ.get("SG_LIBCUDA", "libcuda.so.1"))
+    stream, dptr, host = sgcuda.copy_buffers(cu, check, NBYTES, FILL)
 
     # On the emulator, hold the stream until the host blocks, so the copy is
     # certainly in flight when read_early touches it. On a GPU the race is
     # reported anyway (report_latent, the default).
     hook = getattr(cu, "sgemu_release_on_host_wait", None)
-    dflag = u64()
     if hook is not None:
-        flag = p()
-        check(cu.cuMemHostAlloc(ctypes.byref(flag), ctypes.c_size_t(4), 2), "cuMemHostAlloc")
-        check(cu.cuMemHostGetDevicePointer_v2(ctypes.byref(dflag), flag, 0), "cuMemHostGetDevicePointer")
-        check(cu.cuStreamWaitValue32(stream, dflag.value, 1, 0), "cuStreamWaitValue32")
+        dflag = sgcuda.hold(cu, check, stream)
 
     result = []
     t = threading.Thread(target=copy_site.stage_batch,
@@ -99,8 +77,8 @@ def child():
     t.join()
     check(result[0], "cuMemcpyDtoHAsync")
     if hook is not None:
-        hook.argtypes = [u64, ctypes.c_uint32]
-        hook(dflag.value, 1)
+        hook.argtypes = [sgcuda.U64, ctypes.c_uint32]
+        hook(dflag, 1)
 
     data = read_early(host.value, NBYTES)  # the race: no synchronization
     check(cu.cuStreamSynchronize(stream), "cuStreamSynchronize")

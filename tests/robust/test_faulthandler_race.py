@@ -20,6 +20,8 @@ import os
 import subprocess
 import sys
 
+import sgcuda  # tests/lib, copied next to this file by pytest_faulthandler.sh
+
 NBYTES = 2 * 4096 + 300
 FILL = 0xC3
 
@@ -30,41 +32,15 @@ def check(r, what):
 
 def test_early_read_of_pinned_buffer():
     assert faulthandler.is_enabled(), "pytest did not enable faulthandler"
-    cu = ctypes.CDLL(os.environ["SG_LIBCUDA"])
-    p, u64, c_int = ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int
-    cu.cuMemcpyDtoHAsync_v2.argtypes = [p, u64, ctypes.c_size_t, p]
-    cu.cuMemsetD8_v2.argtypes = [u64, ctypes.c_ubyte, ctypes.c_size_t]
-    cu.cuStreamWaitValue32.argtypes = [p, u64, ctypes.c_uint32, ctypes.c_uint]
-    cu.cuStreamSynchronize.argtypes = [p]
-    cu.cuStreamQuery.argtypes = [p]
-    cu.cuCtxSetCurrent.argtypes = [p]
-    cu.sgemu_release_on_host_wait.argtypes = [u64, ctypes.c_uint32]
-    check(cu.cuInit(0), "cuInit")
-    dev = c_int()
-    check(cu.cuDeviceGet(ctypes.byref(dev), 0), "cuDeviceGet")
-    ctx = p()
-    check(cu.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), "cuDevicePrimaryCtxRetain")
-    check(cu.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
-    stream = p()
-    check(cu.cuStreamCreate(ctypes.byref(stream), 1), "cuStreamCreate")  # NON_BLOCKING
-    dptr = u64()
-    check(cu.cuMemAlloc_v2(ctypes.byref(dptr), ctypes.c_size_t(NBYTES)), "cuMemAlloc")
-    check(cu.cuMemsetD8_v2(dptr.value, FILL, NBYTES), "cuMemsetD8")
-    check(cu.cuCtxSynchronize(), "cuCtxSynchronize")
-    host = p()
-    check(cu.cuMemAllocHost_v2(ctypes.byref(host), ctypes.c_size_t(NBYTES)), "cuMemAllocHost")
-    ctypes.memset(host, 0, NBYTES)
+    cu = sgcuda.load(os.environ["SG_LIBCUDA"])
+    cu.sgemu_release_on_host_wait.argtypes = [sgcuda.U64, ctypes.c_uint32]
+    stream, dptr, host = sgcuda.copy_buffers(cu, check, NBYTES, FILL)
 
     # The hold: the stream waits for a pinned flag, which the emulator sets
     # when the host next blocks in the driver (syncguard's wait for the copy).
-    flag, dflag = p(), u64()
-    check(cu.cuMemHostAlloc(ctypes.byref(flag), ctypes.c_size_t(4), 2), "cuMemHostAlloc")
-    check(cu.cuMemHostGetDevicePointer_v2(ctypes.byref(dflag), flag, 0),
-          "cuMemHostGetDevicePointer")
-    ctypes.memset(flag, 0, 4)
-    check(cu.cuStreamWaitValue32(stream, dflag.value, 1, 0), "cuStreamWaitValue32")  # GEQ
+    dflag = sgcuda.hold(cu, check, stream)
     check(cu.cuMemcpyDtoHAsync_v2(host, dptr.value, NBYTES, stream), "cuMemcpyDtoHAsync")
-    cu.sgemu_release_on_host_wait(dflag.value, 1)
+    cu.sgemu_release_on_host_wait(dflag, 1)
     assert cu.cuStreamQuery(stream) == 600  # CUDA_ERROR_NOT_READY: held
 
     data = ctypes.string_at(host, NBYTES)  # the race: no synchronization

@@ -7,6 +7,9 @@
 /* Writes all of buf to the log, opening the log file on first use.
  * Async-signal-safe once the log is open. */
 void sg_log_write(const char *buf, size_t len);
+/* Writes all of buf to fd with the write system call itself, not through
+ * syncguard's own write() shim. Async-signal-safe. */
+void sg_write_all(int fd, const char *buf, size_t len);
 /* printf to the log; normal context only. */
 void sg_log_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "==PID==ERROR: syncguard: ..." on stderr and in the log; normal context. */

@@ -165,7 +165,11 @@ void sg_log_after_fork_child(void)
 
 void sg_log_write(const char *buf, size_t len)
 {
-    int fd = current_fd();
+    sg_write_all(current_fd(), buf, len);
+}
+
+void sg_write_all(int fd, const char *buf, size_t len)
+{
     while (len > 0) {
         /* The system call itself: syncguard's own write() shim would take
          * the model lock, which the caller may hold. */

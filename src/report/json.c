@@ -192,24 +192,12 @@ int sg_json_enabled(void)
            __atomic_load_n(&json_fd, __ATOMIC_RELAXED) != FILE_FAILED;
 }
 
-static void write_all(int fd, const char *buf, size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(fd, buf, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return;
-        buf += w, len -= (size_t)w;
-    }
-}
-
 void sg_json_end(struct sg_json *j)
 {
     put(j, "}\n", 2);
     int fd = j->failed || !sg_json_enabled() ? FILE_FAILED : current_fd();
     if (fd >= 0)
-        write_all(fd, j->buf, j->len);
+        sg_write_all(fd, j->buf, j->len);
     free(j->buf);
     memset(j, 0, sizeof *j);
 }

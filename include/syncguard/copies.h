@@ -36,10 +36,10 @@ enum sg_copy_state { SG_COPY_FREE, SG_COPY_ACTIVE, SG_COPY_HANDLING };
 
 struct sg_copy {
     int state;
-    /* HANDLING because a thread settles its page (no race seen yet), and
-     * whether an observation has covered it since: an access by another
-     * thread meanwhile is a race only while it has not. */
-    unsigned char settling, observed;
+    /* HANDLING only because a thread settles its page, and no observation
+     * has covered it since: an access by another thread meanwhile is a
+     * race nobody else reports. */
+    unsigned char settling;
     uint64_t id;
     uintptr_t base; /* the copy's host bytes start here... */
     size_t size;    /* ...and end within size bytes (the extent) */
@@ -65,7 +65,7 @@ struct sg_copy {
  * no observation has covered c since. Lock held. */
 static inline int sg_copy_unclaimed(const struct sg_copy *c)
 {
-    return c->state == SG_COPY_ACTIVE || (c->settling && !c->observed);
+    return c->state == SG_COPY_ACTIVE || c->settling;
 }
 
 struct sg_copy_request {

@@ -30,6 +30,11 @@ static inline void sg_stat_add(enum sg_stat s, unsigned long n)
     __atomic_fetch_add(&sg_stats[s], n, __ATOMIC_RELAXED);
 }
 
+static inline unsigned long sg_stat_get(enum sg_stat s)
+{
+    return __atomic_load_n(&sg_stats[s], __ATOMIC_RELAXED);
+}
+
 /* "name=N, ..." of all counters into buf. */
 void sg_stats_format(char *buf, unsigned long len);
 const char *sg_stat_name(enum sg_stat s);

@@ -54,8 +54,5 @@ void sg_suppressions_reset_hits(void);
  * mode=abort end the process. Async-signal-safe (report.c). */
 int sg_report_suppressed(uint64_t copy_id);
 
-/* Whole-string glob: '*' any run of characters ('/' too), '?' one
- * character, '\' makes the next character literal. Exposed for tests. */
-int sg_glob_match(const char *pattern, const char *s);
 
 #endif

@@ -15,15 +15,17 @@ struct sg_symbol {
 
 /* Normal context only (allocates, may read files). pc is a return address
  * unless is_exact: the line is looked up at pc-1 so that it names the call.
- * Returns 0 when at least the module is known. */
-int sg_symbolize(uintptr_t pc, int is_exact, struct sg_symbol *out);
-
-/* The same, with one frame per function inlined at pc: out[0] is the
+ * One frame per function inlined at pc: out[0] is the
  * innermost inlined function at pc's line, each next one the function it
  * was inlined into at the call's line, the last the real function. All
  * share pc's module and offset. Returns how many were filled (1 where
  * nothing is inlined; 0 where not even the module is known). */
 int sg_symbolize_inlined(uintptr_t pc, int is_exact, struct sg_symbol *out, int max);
+/* Frames one pc may stand for that callers make room for. */
+#define SG_MAX_INLINED 8
+
+/* The part of path after its last '/' (path itself if none; NULL: NULL). */
+const char *sg_base_name(const char *path);
 
 /* Code from the system's or the compiler's headers (glibc's fortified
  * wrappers, intrinsics): not the line a user wants named in a summary. */

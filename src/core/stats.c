@@ -24,7 +24,7 @@ void sg_stats_format(char *buf, unsigned long len)
     buf[0] = '\0';
     for (int i = 0; i < SG_NSTATS && n < len; i++) {
         int w = snprintf(buf + n, len - n, "%s%s=%lu", i ? ", " : "", names[i],
-                         __atomic_load_n(&sg_stats[i], __ATOMIC_RELAXED));
+                         sg_stat_get((enum sg_stat)i));
         if (w < 0)
             break;
         n += (unsigned long)w;

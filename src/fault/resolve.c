@@ -87,12 +87,12 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
     c->state = SG_COPY_HANDLING;
     sg_unlock(&sg_model_lock);
 
-    int want_report = first && sg_opt.mode != SG_MODE_SYNC;
-    race.npcs = want_report ? capture(uc, race.pcs) : 0;
-    race.npy = want_report ? sg_python_capture(race.py, SG_MAX_PYFRAMES) : 0;
     race.in_flight = wait_for_copy(race.copy.event, race.copy.stream.handle);
     release_if_ours(c, id);
-    if (want_report && (race.in_flight || sg_opt.report_latent)) {
+    if (first && sg_opt.mode != SG_MODE_SYNC && (race.in_flight || sg_opt.report_latent)) {
+        /* The stacks, only for a report (the wait did not change them). */
+        race.npcs = capture(uc, race.pcs);
+        race.npy = sg_python_capture(race.py, SG_MAX_PYFRAMES);
         sg_report_race(&race);
         /* A suppressed race is synchronized but neither halts nor aborts. */
         if (!sg_report_suppressed(race.copy.id))

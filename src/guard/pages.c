@@ -24,8 +24,9 @@ struct edges {
     uintptr_t at[MAX_EDGES];
 };
 
-static void add_edge(struct edges *e, uintptr_t a)
+static void add_edge(void *arg, uintptr_t a)
 {
+    struct edges *e = arg;
     if (a <= e->lo || a >= e->hi)
         return;
     if (e->n == MAX_EDGES) {
@@ -70,11 +71,6 @@ static int piece_prot(uintptr_t lo, uintptr_t hi)
     return p.prot;
 }
 
-static void add_other_edge(void *arg, uintptr_t a)
-{
-    add_edge(arg, a);
-}
-
 int sg_protect(uintptr_t lo, size_t len, int prot)
 {
     int rc = (int)syscall(SYS_mprotect, lo, len, prot);
@@ -84,14 +80,14 @@ int sg_protect(uintptr_t lo, size_t len, int prot)
 
 unsigned long sg_protect_epoch(void)
 {
-    return __atomic_load_n(&sg_stats[SG_STAT_mprotect_calls], __ATOMIC_ACQUIRE);
+    return sg_stat_get(SG_STAT_mprotect_calls);
 }
 
 int sg_guard_update(uintptr_t lo, uintptr_t hi)
 {
     struct edges e = { .lo = lo, .hi = hi };
     sg_copies_overlapping(lo, hi, collect_edges, &e);
-    sg_guard_edges(lo, hi, add_other_edge, &e);
+    sg_guard_edges(lo, hi, add_edge, &e);
     if (e.overflow) {
         /* Too many copies over one range for one pass: halve it. */
         uintptr_t mid = sg_page_down(lo + (hi - lo) / 2);

@@ -17,11 +17,8 @@ static void async_copy_accepted(const char *api, CUstream s, int per_thread, uin
                                 uintptr_t src, size_t n)
 {
     struct copy_call call = { .api = api, .stream = s, .per_thread = per_thread };
-    int guarded = 0;
-    if (sg_pinned_any()) {
-        guarded += sg_copy_call_guard(&call, dst, sg_shape_linear(n), SG_GUARD_NO_ACCESS);
-        guarded += sg_copy_call_guard(&call, src, sg_shape_linear(n), SG_GUARD_READ_ONLY);
-    }
+    int guarded = sg_copy_call_guard(&call, dst, sg_shape_linear(n), SG_GUARD_NO_ACCESS) +
+                  sg_copy_call_guard(&call, src, sg_shape_linear(n), SG_GUARD_READ_ONLY);
     if (!guarded && call.capturing <= 0 && sg_observe_needed())
         sg_note_stream_work(s, per_thread);
 }

@@ -176,7 +176,7 @@ void sg_copies_release_covered(const struct sg_vc *vc)
         /* A copy the fault handler is synchronizing is released by it. */
         int covered = sg_vc_get(vc, c->stream.idx) >= c->seq;
         if (c->state == SG_COPY_HANDLING && covered)
-            c->observed = 1;
+            c->settling = 0; /* observed: an access now is no race */
         if (c->state == SG_COPY_ACTIVE && covered) {
             if (sg_opt.verbosity >= 2)
                 sg_log_printf("==%d==syncguard: copy #%llu observed complete\n", (int)getpid(),
@@ -190,19 +190,12 @@ void sg_copies_release_covered(const struct sg_vc *vc)
     update_released(&r);
 }
 
-static CUstream driver_handle(CUstream h, int per_thread)
-{
-    if (h == NULL)
-        return per_thread ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
-    return h;
-}
-
 static void fill(struct sg_copy *c, const struct sg_copy_request *rq,
                  const struct sg_stream_info *si, uint64_t seq, CUevent ev, const uintptr_t *pcs,
                  int npcs)
 {
     c->state = SG_COPY_ACTIVE;
-    c->settling = c->observed = 0;
+    c->settling = 0;
     c->id = next_id++;
     c->base = rq->base;
     c->shape = rq->shape;
@@ -227,7 +220,6 @@ static void fill(struct sg_copy *c, const struct sg_copy_request *rq,
 void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int npcs)
 {
     static int said_full, said_mprotect;
-    CUstream h = driver_handle(rq->stream, rq->per_thread);
     if (sg_shape_extent(&rq->shape) == 0)
         return;
     sg_reporter_ensure_started();
@@ -239,7 +231,7 @@ void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int n
     sg_stream_info(sg_stream_get(rq->stream, rq->per_thread), &si);
     sg_unlock(&sg_model_lock);
     CUevent ev = sg_event_pool_get(si.ctx);
-    if (ev && sg_driver()->cuEventRecord(ev, h) != CUDA_SUCCESS) {
+    if (ev && sg_driver()->cuEventRecord(ev, si.handle) != CUDA_SUCCESS) {
         sg_event_pool_put(si.ctx, ev);
         ev = NULL;
     }

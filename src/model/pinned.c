@@ -77,6 +77,8 @@ int sg_pinned_remove(uintptr_t base, size_t *size)
 
 int sg_pinned_lookup(uintptr_t p, size_t n, unsigned *flags)
 {
+    if (!sg_pinned_any()) /* every copy's hot path: no lock while nothing is pinned */
+        return 0;
     sg_lock(&pinned_lock);
     long i = floor_index(p);
     int in = i >= 0 && p + n <= ranges[i].base + ranges[i].size && p + n >= p;

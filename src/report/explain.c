@@ -11,31 +11,25 @@
 #include "syncguard/intercept.h"
 #include "syncguard/symbolize.h"
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 /* "file:line" or "function (module+0x..)" of the first frame outside
  * syncguard and the CUDA libraries' own frames is what the user wrote. */
 static void site_location(char *buf, size_t len, const struct sg_sync_site *s)
 {
-    static struct sg_symbol syms[8];
+    static struct sg_symbol syms[SG_MAX_INLINED];
     for (int i = 0; i < s->npcs; i++) {
         if (sg_self_contains(s->pcs[i]))
             continue;
-        int n = sg_symbolize_inlined(s->pcs[i], 0, syms, 8), k = 0;
+        int n = sg_symbolize_inlined(s->pcs[i], 0, syms, SG_MAX_INLINED), k = 0;
         if (n == 0)
             continue;
         const struct sg_symbol *sym = &syms[0];
-        if (strncmp(sym->module, "libcuda", 7) == 0 || strncmp(sym->module, "libcudart", 9) == 0)
+        if (strncmp(sym->module, "libcuda", 7) == 0) /* libcuda and libcudart */
             continue;
         while (k < n - 1 && sg_symbol_in_system_header(&syms[k]))
             k++;
         sym = &syms[k];
         if (sym->file[0])
-            snprintf(buf, len, "%.200s:%d", base_name(sym->file), sym->line);
+            snprintf(buf, len, "%.200s:%d", sg_base_name(sym->file), sym->line);
         else
             snprintf(buf, len, "%.200s (%.200s+0x%lx)", sym->function[0] ? sym->function : "?",
                      sym->module, (unsigned long)sym->module_offset);

@@ -24,9 +24,10 @@
 #include "syncguard/symbolize.h"
 
 #define DEDUP_SLOTS 1024
+#define EXPLANATION_MAX 8192
 /* Room for inlined functions: a pc may stand for several frames. */
 #define MAX_SHOWN (2 * SG_MAX_FRAMES + SG_MAX_PYFRAMES)
-#define MAX_INLINED 8
+
 
 enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER }; /* options.def: color */
 
@@ -114,8 +115,8 @@ static void remember_suppressed(uint64_t copy_id)
 /* One pc: a frame for each function inlined there, innermost first. */
 static void add_native_frames(struct stack *st, uintptr_t pc, int is_exact, int limit)
 {
-    static struct sg_symbol syms[MAX_INLINED];
-    int n = sg_symbolize_inlined(pc, is_exact, syms, MAX_INLINED);
+    static struct sg_symbol syms[SG_MAX_INLINED];
+    int n = sg_symbolize_inlined(pc, is_exact, syms, SG_MAX_INLINED);
     if (n == 0) {
         struct frame *f = &st->f[st->n++];
         f->python = 0, f->known = 0, f->pc = pc;
@@ -296,14 +297,7 @@ static const char *access_name(const struct sg_race *r, int upper)
 {
     static const char *const names[2][3] = { { "read", "write", "free" },
                                              { "READ", "WRITE", "FREE" } };
-    int i = r->kind == SG_RACE_EARLY_READ ? 0 : r->kind == SG_RACE_FREE_IN_FLIGHT ? 2 : 1;
-    return names[upper][i];
-}
-
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
+    return names[upper][kind_index(r->kind)];
 }
 
 static void text_frame(struct text *t, int idx, const struct frame *f)
@@ -377,13 +371,14 @@ static void frame_location(char *buf, size_t len, const struct stack *st, uintpt
     const struct sg_symbol *s = &f->sym;
     const char *fn = s->function[0] ? s->function : "<unknown>";
     if (s->file[0])
-        snprintf(buf, len, "%.200s:%d in %.200s", base_name(s->file), s->line, fn);
+        snprintf(buf, len, "%.200s:%d in %.200s", sg_base_name(s->file), s->line, fn);
     else
         snprintf(buf, len, "(%.200s+0x%lx) in %.200s", s->module, (unsigned long)s->module_offset,
                  fn);
 }
 
-static void write_text(const struct sg_race *r, const char *where)
+static void write_text(const struct sg_race *r, const char *where, const char *expl,
+                       size_t elen)
 {
     static struct text t;
     char stream[96];
@@ -400,8 +395,11 @@ static void write_text(const struct sg_race *r, const char *where)
     tprintf(&t, "%s  Copy enqueued on %s by %s in thread %ld:%s\n", paint(&t, P_COPY), stream,
             c->api, c->tid, paint(&t, P_END));
     text_stack(&t, &copy_stack);
-    if (t.n < sizeof t.buf)
-        t.n += sg_explain_race(t.buf + t.n, sizeof t.buf - t.n, r);
+    if (t.n < sizeof t.buf) {
+        size_t room = sizeof t.buf - t.n - 1, n = elen < room ? elen : room;
+        memcpy(t.buf + t.n, expl, n);
+        t.n += n;
+    }
     if (sg_opt.mode == SG_MODE_REPORT && r->kind == SG_RACE_FREE_IN_FLIGHT)
         tprintf(&t, "  syncguard waited for the copy before letting the memory go back to the "
                     "driver.\n");
@@ -493,10 +491,11 @@ static void json_copy(struct sg_json *j, const struct sg_copy *c)
 }
 
 /* The text report's explanation lines, without their indentation. */
-static void json_explanation(struct sg_json *j, const struct sg_race *r)
+/* The explanation as one string, without the text report's indentation. */
+static void json_explanation(struct sg_json *j, const char *text, size_t len)
 {
-    static char text[4096], plain[4096];
-    size_t len = sg_explain_race(text, sizeof text, r), n = 0;
+    static char plain[EXPLANATION_MAX];
+    size_t n = 0;
     int line_start = 1;
     for (size_t i = 0; i < len; i++) {
         if (line_start && text[i] == ' ')
@@ -510,7 +509,8 @@ static void json_explanation(struct sg_json *j, const struct sg_race *r)
     sg_json_str(j, "explanation", plain);
 }
 
-static void write_json(const struct sg_race *r, uint64_t key, const char *where)
+static void write_json(const struct sg_race *r, uint64_t key, const char *where,
+                       const char *expl, size_t elen)
 {
     struct sg_json j;
     char id[24], summary[800];
@@ -530,7 +530,7 @@ static void write_json(const struct sg_race *r, uint64_t key, const char *where)
     sg_json_str(&j, "type", access_name(r, 0));
     json_stack(&j, &access_stack);
     sg_json_close(&j, '}');
-    json_explanation(&j, r);
+    json_explanation(&j, expl, elen);
     sg_json_str(&j, "summary", summary);
     sg_json_end(&j);
 }
@@ -553,7 +553,7 @@ static void json_summary(void)
     sg_json_open(&j, "stats", '{');
     for (int i = 0; i < SG_NSTATS; i++)
         sg_json_int(&j, sg_stat_name((enum sg_stat)i),
-                    (long long)__atomic_load_n(&sg_stats[i], __ATOMIC_RELAXED));
+                    (long long)sg_stat_get((enum sg_stat)i));
     sg_json_close(&j, '}');
     sg_json_open(&j, "races", '{');
     for (int k = 0; k < NKINDS; k++)
@@ -674,10 +674,12 @@ void sg_report_write(const struct sg_race *r)
         return;
     }
     char where[700];
+    static char expl[EXPLANATION_MAX]; /* symbolizes the sync sites: once */
+    size_t elen = sg_explain_race(expl, sizeof expl, r);
     frame_location(where, sizeof where, &access_stack, r->addr);
-    write_text(r, where);
+    write_text(r, where, expl, elen);
     if (sg_json_enabled())
-        write_json(r, key, where);
+        write_json(r, key, where, expl, elen);
     by_kind[kind_index(r->kind)]++;
     __atomic_add_fetch(&written, 1, __ATOMIC_RELAXED);
     /* The faulting thread ends the process as soon as this returns. */

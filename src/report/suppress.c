@@ -31,7 +31,9 @@ static const struct {
 #define KIND_LIST                                                                  \
     "race, early-host-read, early-host-write, free-in-flight, access_site or copy_site"
 
-int sg_glob_match(const char *p, const char *s)
+/* Whole-string glob: '*' any run of characters ('/' too), '?' one
+ * character, '\' makes the next character literal. */
+static int glob_match(const char *p, const char *s)
 {
     /* Iterative matcher: on a mismatch after a '*', let that '*' swallow
      * one more character and retry; linear backtracking, no recursion. */
@@ -152,7 +154,7 @@ static int frame_matches(const char *pattern, const struct sg_frame_names *f)
         names[2] = slash ? slash + 1 : NULL; /* "racy.c" matches /src/racy.c */
     }
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i] && *names[i] && sg_glob_match(pattern, names[i]))
+        if (names[i] && *names[i] && glob_match(pattern, names[i]))
             return 1;
     return 0;
 }

@@ -57,13 +57,15 @@ static void copy_str(char *dst, size_t len, const char *src)
     dst[n] = '\0';
 }
 
-static const char *basename_of(const char *path)
+const char *sg_base_name(const char *path)
 {
     const char *slash = path ? strrchr(path, '/') : NULL;
     return slash ? slash + 1 : path;
 }
 
-int sg_symbolize(uintptr_t pc, int is_exact, struct sg_symbol *out)
+/* Module, offset, the symbol table's function and the line at pc; 0 when
+ * at least the module is known. */
+static int symbolize(uintptr_t pc, int is_exact, struct sg_symbol *out)
 {
     memset(out, 0, sizeof *out);
     Dwarf_Addr lookup = is_exact ? pc : pc - 1;
@@ -73,7 +75,7 @@ int sg_symbolize(uintptr_t pc, int is_exact, struct sg_symbol *out)
     Dwarf_Addr base = 0;
     const char *mainfile = NULL;
     const char *name = dwfl_module_info(m, NULL, &base, NULL, NULL, NULL, &mainfile, NULL);
-    copy_str(out->module, sizeof out->module, basename_of(mainfile ? mainfile : name));
+    copy_str(out->module, sizeof out->module, sg_base_name(mainfile ? mainfile : name));
     out->module_offset = pc - base;
     copy_str(out->function, sizeof out->function, dwfl_module_addrname(m, lookup));
     Dwfl_Line *line = dwfl_module_getsrc(m, lookup);
@@ -119,7 +121,7 @@ static void call_site(Dwarf_Die *die, struct sg_symbol *out)
 
 int sg_symbolize_inlined(uintptr_t pc, int is_exact, struct sg_symbol *out, int max)
 {
-    if (max < 1 || sg_symbolize(pc, is_exact, &out[0]) < 0)
+    if (max < 1 || symbolize(pc, is_exact, &out[0]) < 0)
         return 0;
     Dwarf_Addr lookup = is_exact ? pc : pc - 1, bias = 0;
     Dwarf_Die *cu = dwfl_module_addrdie(module_of(lookup), lookup, &bias);

@@ -63,6 +63,11 @@ int sg_self_contains(uintptr_t addr);
         real_ ? real_(__VA_ARGS__) : CUDA_ERROR_NOT_FOUND;                        \
     })
 
+/* graphs.c: the host function and data to put in a graph (captured or
+ * added as a node) instead of the program's, so that its start observes
+ * the graph's earlier work; 0, or -1 when that cannot be done. */
+int sg_graph_wrap_host_fn(CUhostFn *fn, void **data);
+
 /* Every wrapper starts with this: initialise once, and tell whether the
  * call is syncguard's own (then it must pass straight through). */
 #define SG_ENTER() (sg_init(), sg_in_syncguard == 0)

@@ -16,11 +16,11 @@
 static void async_copy_accepted(const char *api, CUstream s, int per_thread, uintptr_t dst,
                                 uintptr_t src, size_t n)
 {
-    struct copy_call call = { .api = api, .stream = s, .per_thread = per_thread };
-    int guarded = sg_copy_call_guard(&call, dst, sg_shape_linear(n), SG_GUARD_NO_ACCESS) +
-                  sg_copy_call_guard(&call, src, sg_shape_linear(n), SG_GUARD_READ_ONLY);
-    if (!guarded && call.capturing <= 0 && sg_observe_needed())
-        sg_note_stream_work(s, per_thread);
+    struct copy_call call;
+    sg_copy_call_init(&call, api, s, per_thread);
+    sg_copy_call_guard(&call, dst, sg_shape_linear(n), SG_GUARD_NO_ACCESS);
+    sg_copy_call_guard(&call, src, sg_shape_linear(n), SG_GUARD_READ_ONLY);
+    sg_copy_call_done(&call);
 }
 
 /* An async copy from the device into pageable memory "will return only

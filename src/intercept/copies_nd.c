@@ -23,15 +23,6 @@ static uintptr_t host_side(CUmemorytype type, const void *host, CUdeviceptr dev)
     return 0;
 }
 
-/* A copy that guarded nothing is still work on its stream (ordering the
- * legacy stream against blocking streams); one that guarded something was
- * counted by the model then. */
-static void untracked_work(const struct copy_call *call)
-{
-    if (!call->captured && call->capturing <= 0 && sg_observe_needed())
-        sg_note_stream_work(call->stream, call->per_thread);
-}
-
 static struct sg_shape shape_of(size_t width, size_t pitch, size_t height, size_t slice_rows,
                                 size_t depth)
 {
@@ -77,9 +68,10 @@ void sg_copy_call_guard_3d(struct copy_call *call, const CUDA_MEMCPY3D *p)
     {                                                                          \
         CUresult r = SG_FORWARD(symbol, p, s);                                 \
         if (r == CUDA_SUCCESS && p && SG_ENTER()) {                            \
-            struct copy_call call = { .api = API, .stream = s, .per_thread = PT };                    \
+            struct copy_call call;                                             \
+            sg_copy_call_init(&call, API, s, PT);                              \
             guard_fn(&call, p);                                                \
-            untracked_work(&call);                                             \
+            sg_copy_call_done(&call);                                          \
         }                                                                      \
         return r;                                                              \
     }
@@ -129,9 +121,10 @@ static void guard_3d_batch(struct copy_call *call, size_t n, const CUDA_MEMCPY3D
     {                                                                          \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
         if (r == CUDA_SUCCESS && SG_ENTER()) {                                 \
-            struct copy_call call = { .api = "cuMemcpyBatchAsync", .stream = s, .per_thread = PT };   \
+            struct copy_call call;                                             \
+            sg_copy_call_init(&call, "cuMemcpyBatchAsync", s, PT);             \
             guard_batch(&call, dsts, srcs, sizes, count);                      \
-            untracked_work(&call);                                             \
+            sg_copy_call_done(&call);                                          \
         }                                                                      \
         return r;                                                              \
     }
@@ -146,9 +139,10 @@ BATCH(cuMemcpyBatchAsync_v2_ptsz, 1, (BATCH_PARAMS, CUstream s), BATCH_ARGS, s)
     {                                                                          \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
         if (r == CUDA_SUCCESS && SG_ENTER()) {                                 \
-            struct copy_call call = { .api = "cuMemcpy3DBatchAsync", .stream = s, .per_thread = PT }; \
+            struct copy_call call;                                             \
+            sg_copy_call_init(&call, "cuMemcpy3DBatchAsync", s, PT);           \
             guard_3d_batch(&call, n, ops);                                     \
-            untracked_work(&call);                                             \
+            sg_copy_call_done(&call);                                          \
         }                                                                      \
         return r;                                                              \
     }

@@ -37,11 +37,11 @@ static void track(struct copy_call *call, uintptr_t host, struct sg_shape shape,
     sg_copy_track(&rq, call->site.pcs, call->site.npcs);
 }
 
-int sg_copy_call_guard(struct copy_call *call, uintptr_t host, struct sg_shape shape, int guard)
+void sg_copy_call_guard(struct copy_call *call, uintptr_t host, struct sg_shape shape, int guard)
 {
     size_t extent = sg_shape_extent(&shape);
     if (!host || !extent || !sg_pinned_lookup(host, extent, NULL) || stream_capturing(call))
-        return 0;
+        return;
     capture(call);
     size_t rows = shape.height * shape.depth;
     /* Rows far apart leave whole pages between them that need no guard:
@@ -51,8 +51,13 @@ int sg_copy_call_guard(struct copy_call *call, uintptr_t host, struct sg_shape s
             for (size_t y = 0; y < shape.height; y++)
                 track(call, host + (z * shape.slice_rows + y) * shape.pitch,
                       sg_shape_linear(shape.width), guard);
-        return 1;
+        return;
     }
     track(call, host, shape, guard);
-    return 1;
+}
+
+void sg_copy_call_done(const struct copy_call *call)
+{
+    if (!call->captured && call->capturing <= 0 && sg_observe_needed())
+        sg_note_stream_work(call->stream, call->per_thread);
 }

@@ -22,9 +22,22 @@ struct copy_call {
     int capturing; /* 0 unknown, 1 the stream is being captured, -1 it is not */
 };
 
-/* Guards one host range (of any shape) of the call's copy, if pinned;
- * returns 1 if it was handed to the model. */
-int sg_copy_call_guard(struct copy_call *call, uintptr_t host, struct sg_shape shape, int guard);
+/* A call about to be described: only its scalars are set, not the ~800
+ * bytes of its site, which every copy shim would otherwise clear whether
+ * or not anything is guarded (site is filled when captured is). */
+static inline void sg_copy_call_init(struct copy_call *c, const char *api, CUstream s,
+                                     int per_thread)
+{
+    c->api = api, c->stream = s, c->per_thread = per_thread;
+    c->captured = 0, c->capturing = 0;
+}
+
+/* Guards one host range (of any shape) of the call's copy, if pinned. */
+void sg_copy_call_guard(struct copy_call *call, uintptr_t host, struct sg_shape shape, int guard);
+/* After the call's ranges were offered: a copy that guarded nothing is
+ * still work on its stream (ordering the legacy stream against blocking
+ * streams); one that guarded something was counted by the model then. */
+void sg_copy_call_done(const struct copy_call *call);
 /* Guards the host sides of a 3D copy description (copies_nd.c). */
 void sg_copy_call_guard_3d(struct copy_call *call, const CUDA_MEMCPY3D *p);
 

@@ -261,8 +261,8 @@ static void launched(CUgraphExec exec, CUstream s, int per_thread)
             copies[i] = g->copies[i];
     }
     sg_unlock(&graphs_lock);
-    struct copy_call call = { .api = "cuGraphLaunch (memcpy node)", .stream = s,
-                              .per_thread = per_thread };
+    struct copy_call call;
+    sg_copy_call_init(&call, "cuGraphLaunch (memcpy node)", s, per_thread);
     for (size_t i = 0; i < n; i++)
         sg_copy_call_guard_3d(&call, &copies[i]);
     free(copies);

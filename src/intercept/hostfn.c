@@ -12,8 +12,6 @@
 #include "syncguard/intercept.h"
 #include "syncguard/observe.h"
 
-int sg_graph_wrap_host_fn(CUhostFn *fn, void **data);
-
 struct trampoline {
     CUhostFn fn;
     CUstreamCallback cb;
@@ -21,10 +19,13 @@ struct trampoline {
     struct sg_sync_op op;
 };
 
-/* The function is about to be enqueued: what its start will show. */
-static struct trampoline *prepare(CUstream s, int per_thread, const char *api)
+/* The function is about to be enqueued: what its start will show.
+ * capturing: whether s is being captured, -1 when the caller did not ask
+ * the driver yet (asked here only when something is to be observed). */
+static struct trampoline *prepare(CUstream s, int per_thread, const char *api, int capturing)
 {
-    if (!SG_ENTER() || !sg_observe_needed() || sg_stream_is_capturing(s, per_thread))
+    if (!SG_ENTER() || !sg_observe_needed() || capturing > 0 ||
+        (capturing < 0 && sg_stream_is_capturing(s, per_thread)))
         return NULL;
     struct trampoline *t = calloc(1, sizeof *t);
     if (!t)
@@ -58,10 +59,11 @@ static void CUDA_CB run_callback(CUstream s, CUresult status, void *arg)
 #define HOST_FN(symbol, per_thread)                                           \
     SG_WRAPPER(symbol)(CUstream s, CUhostFn fn, void *data)                   \
     {                                                                         \
-        if (SG_ENTER() && sg_stream_is_capturing(s, per_thread) &&            \
-            sg_graph_wrap_host_fn(&fn, &data) == 0)                           \
+        int capturing = SG_ENTER() && sg_stream_is_capturing(s, per_thread);  \
+        if (capturing && sg_graph_wrap_host_fn(&fn, &data) == 0)              \
             return SG_FORWARD(symbol, s, fn, data);                           \
-        struct trampoline *t = prepare(s, per_thread, "cuLaunchHostFunc");    \
+        struct trampoline *t =                                                \
+            prepare(s, per_thread, "cuLaunchHostFunc", capturing);            \
         if (!t)                                                               \
             return SG_FORWARD(symbol, s, fn, data);                           \
         t->fn = fn, t->data = data;                                           \
@@ -77,7 +79,7 @@ HOST_FN(cuLaunchHostFunc_ptsz, 1)
 #define CALLBACK(symbol, per_thread)                                                   \
     SG_WRAPPER(symbol)(CUstream s, CUstreamCallback cb, void *data, unsigned int flags) \
     {                                                                                  \
-        struct trampoline *t = prepare(s, per_thread, "cuStreamAddCallback");          \
+        struct trampoline *t = prepare(s, per_thread, "cuStreamAddCallback", -1);          \
         if (!t)                                                                        \
             return SG_FORWARD(symbol, s, cb, data, flags);                             \
         t->cb = cb, t->data = data;                                                    \

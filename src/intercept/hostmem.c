@@ -7,16 +7,15 @@
 
 #include "syncguard/copies.h"
 #include "syncguard/guard.h"
+#include "syncguard/access.h"
 #include "syncguard/intercept.h"
 #include "syncguard/model.h"
-
-void sg_access_free(uintptr_t lo, size_t len);
 
 /* Whether the host may write the page at addr, from /proc/self/maps:
  * registered memory keeps its protection (CU_MEMHOSTREGISTER_READ_ONLY only
  * says the device reads it), and syncguard must give the same back when it
  * opens a guard. Read once per registration. */
-static int sg_host_writable(uintptr_t addr)
+static int host_writable(uintptr_t addr)
 {
     FILE *f = fopen("/proc/self/maps", "re");
     char line[512];
@@ -73,7 +72,7 @@ SG_WRAPPER(cuMemHostRegister_v2)(void *p, size_t n, unsigned int flags)
 {
     CUresult r = SG_FORWARD(cuMemHostRegister_v2, p, n, flags);
     if (r == CUDA_SUCCESS && SG_ENTER())
-        pinned(p, n, sg_host_writable((uintptr_t)p) ? 0 : SG_PINNED_READ_ONLY);
+        pinned(p, n, host_writable((uintptr_t)p) ? 0 : SG_PINNED_READ_ONLY);
     return r;
 }
 

@@ -111,10 +111,13 @@ SG_WRAPPER(cuCtxDestroy_v2)(CUcontext ctx)
 {
     if (!SG_ENTER())
         return SG_FORWARD(cuCtxDestroy_v2, ctx);
+    int observe = sg_observe_needed(); /* else there is nothing to release */
     struct sg_sync_op op;
-    ctx_wait_begin(&op, "cuCtxDestroy", ctx);
+    if (observe)
+        ctx_wait_begin(&op, "cuCtxDestroy", ctx);
     CUresult r = SG_FORWARD(cuCtxDestroy_v2, ctx);
-    sg_sync_op_end(&op, r == CUDA_SUCCESS);
+    if (observe)
+        sg_sync_op_end(&op, r == CUDA_SUCCESS);
     if (r == CUDA_SUCCESS)
         sg_event_pool_forget_ctx(ctx);
     return r;
@@ -127,11 +130,14 @@ SG_WRAPPER(cuDevicePrimaryCtxReset_v2)(CUdevice dev)
 {
     if (!SG_ENTER())
         return SG_FORWARD(cuDevicePrimaryCtxReset_v2, dev);
+    int observe = sg_observe_needed(); /* else there is nothing to release */
     struct sg_sync_op op;
     CUcontext ctx = sg_current_ctx();
-    ctx_wait_begin(&op, "cuDevicePrimaryCtxReset", NULL);
+    if (observe)
+        ctx_wait_begin(&op, "cuDevicePrimaryCtxReset", NULL);
     CUresult r = SG_FORWARD(cuDevicePrimaryCtxReset_v2, dev);
-    sg_sync_op_end(&op, r == CUDA_SUCCESS);
+    if (observe)
+        sg_sync_op_end(&op, r == CUDA_SUCCESS);
     if (r == CUDA_SUCCESS && ctx)
         sg_event_pool_forget_ctx(ctx);
     return r;

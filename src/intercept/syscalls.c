@@ -56,7 +56,8 @@ static void access_mmsg(struct sg_access_window *w, struct mmsghdr *v, unsigned 
     SG_EXPORT ret name PARAMS                                                   \
     {                                                                           \
         static void *real;                                                      \
-        struct sg_access_window w = { 0 };                                      \
+        struct sg_access_window w;                                              \
+        w.n = 0; /* only the count: the ranges are written before read */     \
         ANNOUNCE;                                                               \
         ret r = ((__typeof__(&name))real_fn(&real, #name))(__VA_ARGS__);        \
         sg_access_end(&w);                                                      \

@@ -62,9 +62,8 @@ void sg_stream_snapshot(struct sg_stream *s, struct sg_vc *out);
 void sg_stream_wait_vc(struct sg_stream *s, const struct sg_vc *vc);
 void sg_stream_created(CUstream h, unsigned flags, CUcontext ctx);
 void sg_stream_destroyed(CUstream h);
-/* The join of every stream of ctx (cuCtxSynchronize). */
+/* The join of every stream of ctx (cuCtxSynchronize); NULL: of all. */
 void sg_ctx_snapshot(CUcontext ctx, struct sg_vc *out);
-void sg_all_snapshot(struct sg_vc *out);
 /* Forget per-thread streams etc. in a forked child. */
 void sg_streams_after_fork_child(void);
 

@@ -16,9 +16,8 @@ int sg_observe_needed(void);
 void sg_snapshot_stream(CUstream s, int per_thread, struct sg_vc *out,
                         struct sg_stream_info *info);
 void sg_snapshot_event(CUevent e, struct sg_vc *out);
+/* Every stream of ctx; NULL: of every context. */
 void sg_snapshot_ctx(CUcontext ctx, struct sg_vc *out);
-/* Every stream of every context. */
-void sg_snapshot_all(struct sg_vc *out);
 /* What the host synchronized with, and where: kept for reports, which say
  * why the host's synchronization did not cover a copy. */
 enum sg_sync_target {

@@ -78,10 +78,7 @@ static void ctx_wait_begin(struct sg_sync_op *op, const char *api, CUcontext ctx
     struct sg_sync_site site = SG_SYNC_SITE(api, SG_SYNC_CONTEXT, ctx);
     op->site = site;
     op->covered = (struct sg_vc){ 0 };
-    if (ctx)
-        sg_snapshot_ctx(ctx, &op->covered);
-    else
-        sg_snapshot_all(&op->covered);
+    sg_snapshot_ctx(ctx, &op->covered);
 }
 
 SG_WRAPPER(cuCtxSynchronize)(void)

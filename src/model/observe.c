@@ -63,13 +63,6 @@ void sg_snapshot_event(CUevent e, struct sg_vc *out)
     sg_unlock(&sg_model_lock);
 }
 
-void sg_snapshot_all(struct sg_vc *out)
-{
-    sg_lock(&sg_model_lock);
-    sg_all_snapshot(out);
-    sg_unlock(&sg_model_lock);
-}
-
 void sg_snapshot_ctx(CUcontext ctx, struct sg_vc *out)
 {
     sg_lock(&sg_model_lock);
@@ -95,23 +88,25 @@ int sg_sync_sites_since(uint64_t serial, struct sg_sync_site *out, int max)
     return n;
 }
 
+/* Lock held. */
 static void remember(struct sg_sync_site *site)
 {
-    site->tid = sg_gettid();
-    site->npcs = sg_stack_capture(site->pcs, SG_SYNC_FRAMES);
-    sg_lock(&sg_model_lock);
     site->serial = ++last_serial;
     sites[site->serial % SITES] = *site;
-    sg_unlock(&sg_model_lock);
 }
 
 void sg_observe_if(int ok, struct sg_vc *vc, struct sg_sync_site *site)
 {
-    if (ok && site)
-        remember(site);
-    if (ok && vc->n) {
+    if (ok && (site || vc->n)) {
+        if (site) { /* outside the lock: the stack capture is the slow part */
+            site->tid = sg_gettid();
+            site->npcs = sg_stack_capture(site->pcs, SG_SYNC_FRAMES);
+        }
         sg_lock(&sg_model_lock);
-        sg_copies_release_covered(vc);
+        if (site)
+            remember(site);
+        if (vc->n)
+            sg_copies_release_covered(vc);
         sg_unlock(&sg_model_lock);
     }
     sg_vc_free(vc);

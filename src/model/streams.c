@@ -177,18 +177,8 @@ void sg_ctx_snapshot(CUcontext ctx, struct sg_vc *out)
     out->n = 0;
     HASH_ITER(hh, streams, s, tmp)
     {
-        if (s->info.ctx == ctx)
+        if (!ctx || s->info.ctx == ctx)
             join_whole(out, s);
-    }
-}
-
-void sg_all_snapshot(struct sg_vc *out)
-{
-    struct sg_stream *s, *tmp;
-    out->n = 0;
-    HASH_ITER(hh, streams, s, tmp)
-    {
-        join_whole(out, s);
     }
 }
 

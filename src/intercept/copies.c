@@ -40,13 +40,9 @@ static int to_pageable(uintptr_t dst, uintptr_t src, size_t n, int dst_known_hos
     {                                                                                \
         if (!SG_ENTER())                                                             \
             return SG_FORWARD(symbol, COPY_ARGS);                                    \
-        if ((dst_host) && to_pageable(dst_host, src_host, n, dst_known_host)) {      \
-            struct sg_sync_op op;                                                    \
-            sg_sync_op_begin(&op, api, SG_SYNC_COPY, hStream, per_thread);          \
-            CUresult r = SG_FORWARD(symbol, COPY_ARGS);                              \
-            sg_sync_op_end(&op, r == CUDA_SUCCESS);                                  \
-            return r;                                                                \
-        }                                                                            \
+        if ((dst_host) && to_pageable(dst_host, src_host, n, dst_known_host))        \
+            return SG_COMPLETING_COPY(api, hStream, per_thread,                      \
+                                      SG_FORWARD(symbol, COPY_ARGS));                \
         CUresult r = SG_FORWARD(symbol, COPY_ARGS);                                  \
         if (r == CUDA_SUCCESS)                                                       \
             async_copy_accepted(api, hStream, per_thread, dst_host, src_host, n);    \
@@ -83,17 +79,21 @@ ASYNC_COPY(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", 1, 0, (uintptr_t)src,
     {                                                                          \
         if (!SG_ENTER() || !sg_observe_needed() || !(has_host_side))           \
             return SG_FORWARD(symbol, COPY_ARGS);                              \
-        struct sg_sync_op op;                                                  \
-        sg_sync_op_begin(&op, api, SG_SYNC_COPY, NULL, per_thread);            \
-        CUresult r = SG_FORWARD(symbol, COPY_ARGS);                            \
-        sg_sync_op_end(&op, r == CUDA_SUCCESS);                                \
-        return r;                                                              \
+        return SG_COMPLETING_COPY(api, NULL, per_thread,                      \
+                                  SG_FORWARD(symbol, COPY_ARGS));              \
     }
 
 #define COPY_PARAMS void *dst, CUdeviceptr src, size_t n
 #define COPY_ARGS dst, src, n
 SYNC_COPY(cuMemcpyDtoH_v2, 0, 1, "cuMemcpyDtoH")
 SYNC_COPY(cuMemcpyDtoH_v2_ptds, 1, 1, "cuMemcpyDtoH")
+#undef COPY_PARAMS
+#undef COPY_ARGS
+
+#define COPY_PARAMS CUdeviceptr dst, const void *src, size_t n
+#define COPY_ARGS dst, src, n
+SYNC_COPY(cuMemcpyHtoD_v2, 0, 1, "cuMemcpyHtoD")
+SYNC_COPY(cuMemcpyHtoD_v2_ptds, 1, 1, "cuMemcpyHtoD")
 #undef COPY_PARAMS
 #undef COPY_ARGS
 

@@ -1,8 +1,8 @@
 /* Shims of copies with a shape (2D, 3D) and batches of copies. Each host
  * side that is pinned is guarded with the exact rows it covers; bytes
  * between the rows (the pitch) stay the program's, so touching them is a
- * neighbour access, not a race. Synchronous 2D/3D copies to the host and
- * synchronous copies from pinned memory are complete on return. */
+ * neighbour access, not a race. Synchronous 2D/3D copies with a host side
+ * are complete on return. */
 #include "config.h"
 
 #include "copy_site.h"
@@ -162,47 +162,26 @@ BATCH_3D(cuMemcpy3DBatchAsync_v2_ptsz, 1,
          (size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, unsigned long long flags, CUstream s), n, ops,
          flags, s)
 
-/* Whether the destination of a shaped copy is host memory (a unified
- * pointer may be either: the driver is asked). */
-static int sg_is_host_side(CUmemorytype type, const void *host, CUdeviceptr dev)
-{
-    (void)host;
-    if (type == CU_MEMORYTYPE_HOST)
-        return 1;
-    return type == CU_MEMORYTYPE_UNIFIED && sg_is_host_pointer(dev);
-}
+/* A synchronous 2D/3D copy with a host side shows, on return, that the
+ * null stream's earlier work is done: to the host it returns once
+ * complete; from host memory the copy is synchronous (pinned) or "a stream
+ * sync is performed before the copy is initiated" (pageable; API
+ * synchronization behavior). A unified destination may be either: the
+ * driver is asked, only when the source did not decide. */
+#define DONE_SHAPED(p)                                                          \
+    ((p) && (host_side((p)->srcMemoryType, (p)->srcHost, (p)->srcDevice) ||    \
+             (p)->dstMemoryType == CU_MEMORYTYPE_HOST ||                        \
+             ((p)->dstMemoryType == CU_MEMORYTYPE_UNIFIED && sg_is_host_pointer((p)->dstDevice))))
 
-/* A synchronous copy with a host side shows, on return, that the null
- * stream's earlier work is done: to the host it returns once complete; from
- * pinned memory it is synchronous; from pageable memory "a stream sync is
- * performed before the copy is initiated" (API synchronization behavior). */
-static int completes_on_return(int dst_host, uintptr_t src_host)
-{
-    return dst_host || src_host != 0;
-}
-
-#define SYNC_SHAPED(symbol, per_thread, api, PARAMS, done_expr, ...)          \
-    SG_WRAPPER(symbol) PARAMS                                                  \
-    {                                                                          \
-        if (!SG_ENTER() || !sg_observe_needed() || !(done_expr))               \
-            return SG_FORWARD(symbol, __VA_ARGS__);                            \
-        struct sg_sync_op op;                                                  \
-        sg_sync_op_begin(&op, api, SG_SYNC_COPY, NULL, per_thread);            \
-        CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
-        sg_sync_op_end(&op, r == CUDA_SUCCESS);                                \
-        return r;                                                              \
+#define SYNC_SHAPED(symbol, per_thread, api, TYPE)                                         \
+    SG_WRAPPER(symbol)(const TYPE *p)                                                      \
+    {                                                                                      \
+        if (!SG_ENTER() || !sg_observe_needed() || !DONE_SHAPED(p))                        \
+            return SG_FORWARD(symbol, p);                                                  \
+        return SG_COMPLETING_COPY(api, NULL, per_thread, SG_FORWARD(symbol, p));           \
     }
 
-#define DONE_2D(p)                                                                   \
-    ((p) && completes_on_return(sg_is_host_side((p)->dstMemoryType, (p)->dstHost,       \
-                                                (p)->dstDevice),                        \
-                                host_side((p)->srcMemoryType, (p)->srcHost, (p)->srcDevice)))
-
-SYNC_SHAPED(cuMemcpyHtoD_v2, 0, "cuMemcpyHtoD", (CUdeviceptr d, const void *s, size_t n), 1, d,
-            s, n)
-SYNC_SHAPED(cuMemcpyHtoD_v2_ptds, 1, "cuMemcpyHtoD", (CUdeviceptr d, const void *s, size_t n), 1,
-            d, s, n)
-SYNC_SHAPED(cuMemcpy2D_v2, 0, "cuMemcpy2D", (const CUDA_MEMCPY2D *p), DONE_2D(p), p)
-SYNC_SHAPED(cuMemcpy2D_v2_ptds, 1, "cuMemcpy2D", (const CUDA_MEMCPY2D *p), DONE_2D(p), p)
-SYNC_SHAPED(cuMemcpy3D_v2, 0, "cuMemcpy3D", (const CUDA_MEMCPY3D *p), DONE_2D(p), p)
-SYNC_SHAPED(cuMemcpy3D_v2_ptds, 1, "cuMemcpy3D", (const CUDA_MEMCPY3D *p), DONE_2D(p), p)
+SYNC_SHAPED(cuMemcpy2D_v2, 0, "cuMemcpy2D", CUDA_MEMCPY2D)
+SYNC_SHAPED(cuMemcpy2D_v2_ptds, 1, "cuMemcpy2D", CUDA_MEMCPY2D)
+SYNC_SHAPED(cuMemcpy3D_v2, 0, "cuMemcpy3D", CUDA_MEMCPY3D)
+SYNC_SHAPED(cuMemcpy3D_v2_ptds, 1, "cuMemcpy3D", CUDA_MEMCPY3D)

@@ -5,6 +5,19 @@
 #define SYNCGUARD_COPY_SITE_H
 
 #include "syncguard/copies.h"
+#include "syncguard/observe.h"
+
+/* Forwards a call whose return shows that the earlier work of stream s is
+ * done (a synchronous copy with a host side, an async copy into pageable
+ * memory): an observation around it. Evaluates to the call's CUresult. */
+#define SG_COMPLETING_COPY(api, s, per_thread, call)                     \
+    ({                                                                   \
+        struct sg_sync_op op_;                                           \
+        sg_sync_op_begin(&op_, api, SG_SYNC_COPY, s, per_thread);        \
+        CUresult r_ = (call);                                            \
+        sg_sync_op_end(&op_, r_ == CUDA_SUCCESS);                        \
+        r_;                                                              \
+    })
 
 struct enqueue_site {
     int npcs, npy;

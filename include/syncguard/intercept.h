@@ -34,6 +34,7 @@ struct sg_driver {
     CUresult (*cuGraphNodeGetType)(CUgraphNode, CUgraphNodeType *);
     CUresult (*cuGraphMemcpyNodeGetParams)(CUgraphNode, CUDA_MEMCPY3D *);
     CUresult (*cuGraphChildGraphNodeGetGraph)(CUgraphNode, CUgraph *);
+    CUresult (*cuGraphHostNodeGetParams)(CUgraphNode, CUDA_HOST_NODE_PARAMS *);
 };
 /* Filled on first use; members are NULL where the driver lacks them. */
 const struct sg_driver *sg_driver(void);

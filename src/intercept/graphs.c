@@ -79,11 +79,10 @@ int sg_graph_wrap_host_fn(CUhostFn *fn, void **data)
 
 static void note_host_node(CUgraphNode node, CUgraphExec exec)
 {
-    static CUresult (*get_params)(CUgraphNode, CUDA_HOST_NODE_PARAMS *);
-    if (!get_params && sg_libcuda())
-        get_params = sg_real_dlsym(sg_libcuda(), "cuGraphHostNodeGetParams");
+    const struct sg_driver *d = sg_driver();
     CUDA_HOST_NODE_PARAMS p;
-    if (get_params && get_params(node, &p) == CUDA_SUCCESS && p.fn == run_graph_host_fn)
+    if (d->cuGraphHostNodeGetParams && d->cuGraphHostNodeGetParams(node, &p) == CUDA_SUCCESS &&
+        p.fn == run_graph_host_fn)
         ((struct graph_host_fn *)p.userData)->exec = exec;
 }
 

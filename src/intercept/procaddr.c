@@ -126,7 +126,7 @@ void *sg_wrapper_for_request(const char *base, void *real, int version, cuuint64
     if (known >= 0)
         id = known;
     else if (identify_exported(base, real, name, sizeof name))
-        id = entry_by_symbol(name);
+        id = -1; /* an exported function not in the table (the table's would match above) */
     if (id < 0) {
         if (sg_opt.verbosity >= 1)
             sg_log_printf("==%d==syncguard: %s (version %d, flags %llu) answered with %s, "

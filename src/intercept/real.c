@@ -109,6 +109,7 @@ const struct sg_driver *sg_driver(void)
     d.cuGraphNodeGetType = driver_fn("cuGraphNodeGetType");
     d.cuGraphMemcpyNodeGetParams = driver_fn("cuGraphMemcpyNodeGetParams");
     d.cuGraphChildGraphNodeGetGraph = driver_fn("cuGraphChildGraphNodeGetGraph");
+    d.cuGraphHostNodeGetParams = driver_fn("cuGraphHostNodeGetParams");
     atomic_store_explicit(&ready, 1, memory_order_release);
     return &d;
 }

@@ -34,12 +34,14 @@ struct sg_race {
 };
 
 /* Hands a race to the reporter thread and waits (bounded) until it is
- * written. Async-signal-safe. */
-void sg_report_race(const struct sg_race *race);
+ * written. Returns 1 if a suppression matched it: the faulting thread then
+ * neither halts nor aborts. Async-signal-safe. */
+int sg_report_race(const struct sg_race *race);
 /* Starts the reporter thread if it is not running (normal context). */
 void sg_reporter_ensure_started(void);
-/* Writes the text report of a race; reporter thread only. */
-void sg_report_write(const struct sg_race *race);
+/* Writes the text report of a race; reporter thread only. Returns 1 if a
+ * suppression matched it. */
+int sg_report_write(const struct sg_race *race);
 /* Counters, for the exit status and summary. */
 unsigned long sg_reports_written(void);
 void sg_report_at_exit(void);

@@ -49,10 +49,6 @@ const char *sg_suppressions_path(void);
 /* Hit counts start again from zero (a forked child). */
 void sg_suppressions_reset_hits(void);
 
-/* Whether the race on this copy (sg_copy.id) was suppressed: the faulting
- * thread asks once its report is written, before halt_on_error or
- * mode=abort end the process. Async-signal-safe (report.c). */
-int sg_report_suppressed(uint64_t copy_id);
 
 
 #endif

@@ -93,9 +93,8 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
         /* The stacks, only for a report (the wait did not change them). */
         race.npcs = capture(uc, race.pcs);
         race.npy = sg_python_capture(race.py, SG_MAX_PYFRAMES);
-        sg_report_race(&race);
         /* A suppressed race is synchronized but neither halts nor aborts. */
-        if (!sg_report_suppressed(race.copy.id))
+        if (!sg_report_race(&race))
             act_on_report();
     }
 }

@@ -49,12 +49,6 @@ static int summary_done;
 /* The copy table's total at fork: a child counts only its own copies. */
 static uint64_t guarded_base;
 
-/* Copies whose race was suppressed, for sg_report_suppressed(): the
- * faulting thread asks once its report is done, so a short ring does. */
-#define SUPPRESSED_RING 64
-static uint64_t suppressed_ids[SUPPRESSED_RING];
-static unsigned suppressed_pos;
-
 /* A frame as shown: native (pc, symbol) or Python (function, file, line
  * in sym). known: it could be symbolized. */
 struct frame {
@@ -92,22 +86,6 @@ static int kind_index(int kind)
 const char *sg_race_kind_name(int kind)
 {
     return kind_names[kind_index(kind)];
-}
-
-int sg_report_suppressed(uint64_t copy_id)
-{
-    if (copy_id == 0) /* ids start at 1; 0 marks an empty ring entry */
-        return 0;
-    for (unsigned i = 0; i < SUPPRESSED_RING; i++)
-        if (__atomic_load_n(&suppressed_ids[i], __ATOMIC_ACQUIRE) == copy_id)
-            return 1;
-    return 0;
-}
-
-static void remember_suppressed(uint64_t copy_id)
-{
-    unsigned pos = __atomic_fetch_add(&suppressed_pos, 1, __ATOMIC_RELAXED);
-    __atomic_store_n(&suppressed_ids[pos % SUPPRESSED_RING], copy_id, __ATOMIC_RELEASE);
 }
 
 /* ---- symbolized stacks ---- */
@@ -645,34 +623,31 @@ void sg_report_at_exit(void)
 
 /* ---- the entry point ---- */
 
-static void count_suppressed(const struct sg_race *r, struct seen *s)
+/* Returns 1: what sg_report_write says of a suppressed race. */
+static int count_suppressed(int supp)
 {
     suppressed++;
-    sg_suppress_hit(s->supp);
-    remember_suppressed(r->copy.id);
+    sg_suppress_hit(supp);
+    return 1;
 }
 
-void sg_report_write(const struct sg_race *r)
+int sg_report_write(const struct sg_race *r)
 {
     uint64_t key = race_key(r);
     struct seen *s = seen_slot(key);
     if (s && s->count++ > 0) {
         if (s->supp >= 0)
-            count_suppressed(r, s);
-        else
-            repeats++;
-        return;
+            return count_suppressed(s->supp);
+        repeats++;
+        return 0;
     }
     symbolize_stack(&access_stack, r->pcs, r->npcs, 1, r->py, r->npy);
     symbolize_stack(&copy_stack, r->copy.pcs, r->copy.npcs, 0, r->copy.py, r->copy.npy);
     int supp = find_suppression(r);
     if (s)
         s->supp = supp;
-    if (supp >= 0) {
-        struct seen one = { key, 1, supp };
-        count_suppressed(r, s ? s : &one);
-        return;
-    }
+    if (supp >= 0)
+        return count_suppressed(supp);
     char where[700];
     static char expl[EXPLANATION_MAX]; /* symbolizes the sync sites: once */
     size_t elen = sg_explain_race(expl, sizeof expl, r);
@@ -685,6 +660,7 @@ void sg_report_write(const struct sg_race *r)
     /* The faulting thread ends the process as soon as this returns. */
     if (sg_opt.halt_on_error || sg_opt.mode == SG_MODE_ABORT)
         write_summary();
+    return 0;
 }
 
 void sg_report_after_fork_child(void)
@@ -695,7 +671,6 @@ void sg_report_after_fork_child(void)
     memset(by_kind, 0, sizeof by_kind);
     summary_done = 0;
     guarded_base = sg_copies_guarded_total();
-    memset(suppressed_ids, 0, sizeof suppressed_ids);
     sg_suppressions_reset_hits();
     sg_json_after_fork_child();
 }

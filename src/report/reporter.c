@@ -28,6 +28,7 @@ enum { SLOT_FREE, SLOT_FILLING, SLOT_READY, SLOT_DONE, SLOT_ABANDONED };
 
 struct slot {
     atomic_int state;
+    int suppressed; /* the reporter's answer, read once the slot is DONE */
     struct sg_race race;
 };
 
@@ -46,7 +47,7 @@ static void *reporter_main(void *arg)
             int st = atomic_load(&ring[i].state);
             if (st != SLOT_READY && st != SLOT_ABANDONED)
                 continue;
-            sg_report_write(&ring[i].race);
+            ring[i].suppressed = sg_report_write(&ring[i].race);
             if (atomic_exchange(&ring[i].state, SLOT_DONE) == SLOT_ABANDONED)
                 atomic_store(&ring[i].state, SLOT_FREE);
             else
@@ -121,12 +122,12 @@ static struct slot *claim_slot(void)
     return NULL;
 }
 
-void sg_report_race(const struct sg_race *race)
+int sg_report_race(const struct sg_race *race)
 {
     struct slot *s = atomic_load(&started) == 2 ? claim_slot() : NULL;
     if (!s) {
         write_terse(race);
-        return;
+        return 0;
     }
     memcpy(&s->race, race, sizeof *race);
     atomic_store(&s->state, SLOT_READY);
@@ -141,6 +142,9 @@ void sg_report_race(const struct sg_race *race)
     /* If the reporter has not got to it yet, it still will, and frees the
      * slot after; else the slot is done and ours to free. */
     int ready = SLOT_READY;
-    if (!atomic_compare_exchange_strong(&s->state, &ready, SLOT_ABANDONED))
-        atomic_store(&s->state, SLOT_FREE);
+    if (atomic_compare_exchange_strong(&s->state, &ready, SLOT_ABANDONED))
+        return 0;
+    int suppressed = s->suppressed;
+    atomic_store(&s->state, SLOT_FREE);
+    return suppressed;
 }

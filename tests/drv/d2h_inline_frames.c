@@ -6,7 +6,7 @@
  *
  * SG-EXPECT: early-host-read
  * SG-GREP: ^    #0 0x[0-9a-f]* count_wrong_inlined .*d2h_inline_frames\.c:24 (
- * SG-GREP: ^    #1 0x[0-9a-f]* main .*d2h_inline_frames\.c:40 (
+ * SG-GREP: ^    #1 0x[0-9a-f]* main .*d2h_inline_frames\.c:37 (
  * SG-GREP: ^SUMMARY: syncguard: early-host-read d2h_inline_frames.c:24 in count_wrong_inlined
  */
 #include <cuda.h>
@@ -15,7 +15,7 @@
 #include "sgtest.h"
 
 /* The SG-GREP lines above name this function's reading line (24) and the
- * line of its call in main (40): keep them in step. */
+ * line of its call in main (37): keep them in step. */
 static inline __attribute__((always_inline)) unsigned
 count_wrong_inlined(const volatile uint32_t *h, uint32_t want)
 {
@@ -27,13 +27,10 @@ count_wrong_inlined(const volatile uint32_t *h, uint32_t want)
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
+    sgt_start(&dev, &host);
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, s));
     sgt_release_when_host_waits(hold);

@@ -13,13 +13,10 @@
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
     CUdeviceptr dev;
     uint32_t *host;
-    sgt_buffers(&dev, &host);
+    sgt_start(&dev, &host);
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
 
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuMemcpyAsync((CUdeviceptr)(uintptr_t)host, dev, SGT_BYTES, s));

@@ -25,8 +25,6 @@ struct sg_shape {
     size_t height, slice_rows, depth;
 };
 
-/* Whether byte `off` of a copy's extent belongs to the copy. */
-int sg_shape_contains(const struct sg_shape *s, size_t off);
 /* The extent of a shape in bytes. */
 size_t sg_shape_extent(const struct sg_shape *s);
 /* A linear shape of n bytes. */
@@ -59,6 +57,18 @@ struct sg_copy {
     uint32_t active_pos;
 };
 
+
+/* The first byte in [lo, hi) that c transfers, or 0 if every byte there
+ * lies outside c or in a gap between its rows or slices: where an access
+ * of [lo, hi) meets c. Arithmetic only (safe in the fault handler). */
+uintptr_t sg_copy_first_touched(const struct sg_copy *c, uintptr_t lo, uintptr_t hi);
+
+/* Whether an access of [lo, hi) touches a byte c transfers: what decides
+ * a conflict. A page guarded for c may hold bytes c does not touch. */
+static inline int sg_copy_touches(const struct sg_copy *c, uintptr_t lo, uintptr_t hi)
+{
+    return sg_copy_first_touched(c, lo, hi) != 0;
+}
 
 /* Whether a conflicting access to c now is a race for the accessing thread
  * to report: c is active, or another thread is only settling its page and

@@ -22,6 +22,7 @@ struct first_hit {
     uintptr_t lo, hi;
     int is_write;
     struct sg_copy *conflict; /* a copy whose bytes the access conflicts with */
+    uintptr_t at;             /* the first byte they share */
     int guarded, handling;    /* pages guarded at all; copies being handled */
 };
 
@@ -33,14 +34,12 @@ static void look(struct sg_copy *c, void *arg)
         h->handling = 1;
         return;
     }
-    int bytes = c->base < h->hi && c->base + c->size > h->lo;
-    if (bytes && !h->conflict && (c->guard == SG_GUARD_NO_ACCESS || h->is_write))
-        h->conflict = c;
-}
-
-static uintptr_t max_u(uintptr_t a, uintptr_t b)
-{
-    return a > b ? a : b;
+    if (h->conflict || (c->guard != SG_GUARD_NO_ACCESS && !h->is_write))
+        return;
+    /* The gaps between a pitched copy's rows are the program's. */
+    uintptr_t at = sg_copy_first_touched(c, h->lo, h->hi);
+    if (at)
+        h->conflict = c, h->at = at;
 }
 
 /* Resolves every conflict of an access to [lo, hi) with a pending copy
@@ -53,11 +52,11 @@ static void resolve_range(uintptr_t lo, uintptr_t hi, int access, struct sg_acce
 {
     int is_write = access != SG_ACCESS_READ;
     for (;;) {
-        struct first_hit h = { lo, hi, is_write, NULL, 0, 0 };
+        struct first_hit h = { lo, hi, is_write, NULL, 0, 0, 0 };
         sg_lock(&sg_model_lock);
         sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), look, &h);
         if (h.conflict) {
-            uintptr_t at = access == SG_ACCESS_FREE ? h.conflict->base : max_u(lo, h.conflict->base);
+            uintptr_t at = access == SG_ACCESS_FREE ? h.conflict->base : h.at;
             sg_resolve(h.conflict, at, access, NULL);
             continue;
         }

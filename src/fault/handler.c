@@ -61,15 +61,18 @@ struct range_hit {
     uintptr_t lo, hi;
     int is_write;
     struct sg_copy *c;
+    uintptr_t at; /* the first byte of c in [lo, hi) */
 };
 
 static void conflicting(struct sg_copy *c, void *arg)
 {
     struct range_hit *h = arg;
-    if (h->c || !sg_copy_unclaimed(c) || c->base >= h->hi || c->base + c->size <= h->lo)
+    if (h->c || !sg_copy_unclaimed(c) || (c->guard != SG_GUARD_NO_ACCESS && !h->is_write))
         return;
-    if (c->guard == SG_GUARD_NO_ACCESS || h->is_write)
-        h->c = c;
+    /* The gaps between a pitched copy's rows are the program's. */
+    uintptr_t at = sg_copy_first_touched(c, h->lo, h->hi);
+    if (at)
+        h->c = c, h->at = at;
 }
 
 /* A rep string instruction that keeps faulting on a shared page: rather
@@ -82,16 +85,16 @@ static int resolve_string_op(ucontext_t *uc)
         return 0;
     struct range_hit h = { 0 };
     for (int i = 0; i < op.nread && !h.c; i++) {
-        h = (struct range_hit){ op.read_lo[i], op.read_hi[i], 0, NULL };
+        h = (struct range_hit){ op.read_lo[i], op.read_hi[i], 0, NULL, 0 };
         sg_copies_overlapping(sg_page_down(h.lo), sg_page_up(h.hi), conflicting, &h);
     }
     if (!h.c && op.nwrite) {
-        h = (struct range_hit){ op.write_lo, op.write_hi, 1, NULL };
+        h = (struct range_hit){ op.write_lo, op.write_hi, 1, NULL, 0 };
         sg_copies_overlapping(sg_page_down(h.lo), sg_page_up(h.hi), conflicting, &h);
     }
     if (!h.c)
         return 0;
-    sg_resolve(h.c, h.c->base > h.lo ? h.c->base : h.lo, h.is_write, uc);
+    sg_resolve(h.c, h.at, h.is_write, uc);
     return 1;
 }
 

@@ -38,12 +38,35 @@ size_t sg_shape_extent(const struct sg_shape *s)
     return ((s->depth - 1) * s->slice_rows + (s->height - 1)) * s->pitch + s->width;
 }
 
-int sg_shape_contains(const struct sg_shape *s, size_t off)
+/* The first byte of s at or after offset off, or the extent if none: past
+ * a row's width comes the next row, past a slice's last row the next
+ * slice. Arithmetic only, however wide the range: the fault handler asks
+ * this of a whole rep string instruction. */
+static size_t shape_next(const struct sg_shape *s, size_t off)
 {
-    if (!s->pitch || off >= sg_shape_extent(s))
+    size_t extent = sg_shape_extent(s);
+    if (off >= extent)
+        return extent;
+    size_t row = off / s->pitch, col = off % s->pitch;
+    if (col >= s->width)
+        row++, col = 0;
+    if (row % s->slice_rows >= s->height)
+        row = (row / s->slice_rows + 1) * s->slice_rows, col = 0;
+    size_t next = row * s->pitch + col;
+    return next < extent ? next : extent;
+}
+
+uintptr_t sg_copy_first_touched(const struct sg_copy *c, uintptr_t lo, uintptr_t hi)
+{
+    uintptr_t end = c->base + c->size;
+    if (lo < c->base)
+        lo = c->base;
+    if (hi > end)
+        hi = end;
+    if (lo >= hi)
         return 0;
-    size_t row = off / s->pitch;
-    return off % s->pitch < s->width && row % s->slice_rows < s->height;
+    uintptr_t a = c->base + shape_next(&c->shape, lo - c->base);
+    return a < hi ? a : 0;
 }
 
 static void *map_zeroed(size_t bytes)
@@ -111,8 +134,7 @@ struct sg_copy *sg_copies_find(uintptr_t addr, int is_write, int *page_guarded)
         if (page < c->pg_lo || page >= c->pg_hi)
             continue;
         *page_guarded = 1;
-        if (addr < c->base || addr >= c->base + c->size ||
-            !sg_shape_contains(&c->shape, addr - c->base))
+        if (!sg_copy_touches(c, addr, addr + 1))
             continue;
         /* A read of an H2D source is fine: it is a write that conflicts. */
         int conflicts = c->guard == SG_GUARD_NO_ACCESS || is_write;

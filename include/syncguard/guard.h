@@ -35,8 +35,11 @@ unsigned long sg_protect_epoch(void);
 /* ---- guard/normal.c, with sg_model_lock held ---- */
 /* A page's protection when no copy restricts it. */
 int sg_guard_normal_prot(uintptr_t page);
-/* The program set prot on [lo, hi) (pinned memory): keep it. */
+/* The program set prot on [lo, hi) (pinned memory, page aligned): keep
+ * it, over whatever it asked for there before. */
 void sg_guard_program_prot(uintptr_t lo, uintptr_t hi, int prot);
+/* [lo, hi) is no longer pinned: forget what the program asked for on the
+ * pages wholly inside it. */
 void sg_guard_forget_program_prot(uintptr_t lo, uintptr_t hi);
 /* Pages held open for a system call; open returns -1 when none is left. */
 int sg_guard_window_open(uintptr_t lo, uintptr_t hi);

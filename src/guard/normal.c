@@ -4,9 +4,15 @@
  * read-only for memory registered read-only). And windows: pages opened for
  * the duration of a system call whose buffer shares them with a copy but
  * does not touch the copy's bytes. All with sg_model_lock held; fixed
- * arrays, as the fault handler uses this too. */
+ * arrays, as the fault handler uses this too.
+ *
+ * The program's protections are kept as the kernel keeps them: sorted,
+ * disjoint spans, each page in at most one. A new call overwrites what it
+ * covers (trimming or splitting older spans), so no order between spans
+ * is needed to know which call was the last on a page. */
 #include "config.h"
 
+#include <string.h>
 #include <sys/mman.h>
 
 #include "syncguard/guard.h"
@@ -34,7 +40,7 @@ static int covers(const struct span *s, uintptr_t a)
 
 int sg_guard_normal_prot(uintptr_t page)
 {
-    for (int i = nprogram - 1; i >= 0; i--) /* the latest call wins */
+    for (int i = 0; i < nprogram && program[i].lo <= page; i++)
         if (covers(&program[i], page))
             return program[i].prot;
     unsigned flags = 0;
@@ -61,30 +67,81 @@ void sg_guard_edges(uintptr_t lo, uintptr_t hi, void (*add)(void *, uintptr_t), 
             add(arg, windows[i].lo), add(arg, windows[i].hi);
 }
 
-void sg_guard_program_prot(uintptr_t lo, uintptr_t hi, int prot)
+/* Replaces the spans [i, j) by the n spans of with; -1 if they do not fit. */
+static int splice(int i, int j, const struct span *with, int n)
+{
+    if (nprogram - (j - i) + n > PROGRAM_PROTS)
+        return -1;
+    memmove(&program[i + n], &program[j], (size_t)(nprogram - j) * sizeof *program);
+    if (n)
+        memcpy(&program[i], with, (size_t)n * sizeof *with);
+    nprogram += n - (j - i);
+    return 0;
+}
+
+/* Gives [lo, hi) the protection prot, or no program protection (prot < 0):
+ * the spans it overlaps keep only what lies outside it, and spans of the
+ * same protection that touch it merge with it. -1 if that does not fit. */
+static int set_span(uintptr_t lo, uintptr_t hi, int prot)
+{
+    int i = 0, j;
+    while (i < nprogram && program[i].hi < lo)
+        i++;
+    for (j = i; j < nprogram && program[j].lo <= hi; j++)
+        ;
+    /* [i, j) overlap or touch [lo, hi); what they have outside it stays,
+     * as part of the new span where the protection is the same. */
+    struct span with[3];
+    int n = 0;
+    if (i < j && program[i].lo < lo) {
+        if (program[i].prot == prot)
+            lo = program[i].lo;
+        else
+            with[n++] = (struct span){ program[i].lo, lo, program[i].prot, 0 };
+    }
+    struct span right = { 0, 0, -1, 0 };
+    if (i < j && program[j - 1].hi > hi) {
+        if (program[j - 1].prot == prot)
+            hi = program[j - 1].hi;
+        else
+            right = (struct span){ hi, program[j - 1].hi, program[j - 1].prot, 0 };
+    }
+    if (prot >= 0)
+        with[n++] = (struct span){ lo, hi, prot, 0 };
+    if (right.prot >= 0)
+        with[n++] = right;
+    return splice(i, j, with, n);
+}
+
+/* No room for what set_span needed: every span overlapping [lo, hi) is
+ * forgotten whole instead (which always fits), rather than an older
+ * protection kept for pages the program has changed since. */
+static void no_room(uintptr_t lo, uintptr_t hi)
 {
     static int said;
-    /* A later call over the same range replaces an earlier one. */
-    for (int i = 0; i < nprogram; i++)
-        if (program[i].lo == lo && program[i].hi == hi) {
-            program[i].prot = prot;
-            return;
-        }
-    if (nprogram == PROGRAM_PROTS) {
-        sg_log_warn_once(&said, "too many mprotect calls on pinned memory to remember; "
-                                "syncguard may restore read-write access to some of it");
-        return;
-    }
-    program[nprogram++] = (struct span){ lo, hi, prot, 0 };
+    int i = 0, j;
+    while (i < nprogram && program[i].hi <= lo)
+        i++;
+    for (j = i; j < nprogram && program[j].lo < hi; j++)
+        ;
+    splice(i, j, NULL, 0);
+    sg_log_warn_once(&said, "too many mprotect calls on pinned memory to remember; "
+                            "syncguard may restore read-write access to some of it");
+}
+
+void sg_guard_program_prot(uintptr_t lo, uintptr_t hi, int prot)
+{
+    if (set_span(lo, hi, prot) != 0)
+        no_room(lo, hi);
 }
 
 void sg_guard_forget_program_prot(uintptr_t lo, uintptr_t hi)
 {
-    for (int i = 0; i < nprogram;)
-        if (program[i].lo >= lo && program[i].hi <= hi)
-            program[i] = program[--nprogram];
-        else
-            i++;
+    /* Only whole pages: one partly outside may hold other memory the
+     * program protected. */
+    lo = sg_page_up(lo), hi = sg_page_down(hi);
+    if (lo < hi && set_span(lo, hi, -1) != 0)
+        no_room(lo, hi);
 }
 
 int sg_guard_window_open(uintptr_t lo, uintptr_t hi)

@@ -1,11 +1,12 @@
 /* The mprotect shim. A program may protect its own pinned memory; syncguard
  * must then keep that protection when it opens a guard, and must not lose a
  * guard to the program's call. So on pinned memory the program's request is
- * remembered as the pages' normal protection, applied, and the guards of
- * copies still in flight are applied again on top. Elsewhere it is the
- * plain system call. */
+ * applied, remembered as the pages' normal protection if the kernel took
+ * it, and the guards of copies still in flight are applied again on top.
+ * Elsewhere it is the plain system call. */
 #include "config.h"
 
+#include <errno.h>
 #include <sys/mman.h>
 
 #include "syncguard/common.h"
@@ -20,10 +21,15 @@ SG_EXPORT int mprotect(void *addr, size_t len, int prot)
         !sg_pinned_touches(sg_page_down(lo), hi))
         return sg_protect(lo, len, prot);
     sg_lock(&sg_model_lock);
-    sg_guard_program_prot(lo, hi, prot);
     int rc = sg_protect(lo, len, prot);
-    if (rc == 0 && sg_observe_needed())
-        sg_guard_update(lo, hi);
+    int saved_errno = errno;
+    /* A call the kernel refused changed nothing: nothing to keep. */
+    if (rc == 0) {
+        sg_guard_program_prot(lo, hi, prot);
+        if (sg_observe_needed())
+            sg_guard_update(lo, hi);
+    }
     sg_unlock(&sg_model_lock);
+    errno = saved_errno;
     return rc;
 }

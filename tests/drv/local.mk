@@ -116,6 +116,7 @@ DRV_TESTBINS = \
 	drv/robust_pitched_gap_ok \
 	drv/robust_pitched_row_race \
 	drv/robust_program_mprotect_kept \
+	drv/robust_program_mprotect_order \
 	drv/robust_settle_other_thread_ok \
 	drv/robust_settle_other_thread_race \
 	drv/robust_signal_chain \
@@ -246,6 +247,7 @@ DRV_SOURCES = \
 	drv/robust_pitched_gap_ok.c \
 	drv/robust_pitched_row_race.c \
 	drv/robust_program_mprotect_kept.c \
+	drv/robust_program_mprotect_order.c \
 	drv/robust_settle_other_thread_ok.c \
 	drv/robust_settle_other_thread_race.c \
 	drv/robust_signal_chain.c \

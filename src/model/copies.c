@@ -292,14 +292,17 @@ void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int n
 void sg_copies_after_fork_child(void)
 {
     /* The child's copies of guarded pages would fault with nobody to
-     * release them: give them back their normal protection first. */
-    for (uint32_t i = 0; i < nactive; i++) {
+     * release them: give them back their normal protection first. With no
+     * copy left in the table, sg_guard_update works that out page by page
+     * (the program's own mprotect calls may differ within a range). */
+    uint32_t n = nactive;
+    nactive = 0;
+    for (uint32_t i = 0; i < n; i++) {
         struct sg_copy *c = &slots[active[i]];
-        sg_protect(c->pg_lo, c->pg_hi - c->pg_lo, sg_guard_normal_prot(c->pg_lo));
+        sg_guard_update(c->pg_lo, c->pg_hi);
         c->state = SG_COPY_FREE;
         c->event = NULL;
     }
-    nactive = 0;
     nfree = nslots;
     for (uint32_t i = 0; i < nslots; i++)
         free_stack[i] = nslots - 1 - i;

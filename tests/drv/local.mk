@@ -106,6 +106,7 @@ DRV_TESTBINS = \
 	drv/robust_bulk_read_shared_page \
 	drv/robust_fork_after_report \
 	drv/robust_fork_child \
+	drv/robust_fork_child_program_prot \
 	drv/robust_fwrite \
 	drv/robust_h2d_pinned_read_then_write \
 	drv/robust_mprotect_fails \
@@ -237,6 +238,7 @@ DRV_SOURCES = \
 	drv/robust_bulk_read_shared_page.c \
 	drv/robust_fork_after_report.c \
 	drv/robust_fork_child.c \
+	drv/robust_fork_child_program_prot.c \
 	drv/robust_fwrite.c \
 	drv/robust_h2d_pinned_read_then_write.c \
 	drv/robust_mprotect_fails.c \

@@ -27,6 +27,7 @@
 #include "syncguard/fault.h"
 #include "syncguard/guard.h"
 #include "syncguard/options.h"
+#include "syncguard/stats.h"
 
 void sg_forward_signal(int sig, siginfo_t *si, void *uc);
 
@@ -81,11 +82,13 @@ static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
     uintptr_t page = stepping_page;
     stepping_page = 0;
     uc->uc_mcontext.gregs[REG_EFL] &= ~TRAP_FLAG;
+    unsigned long t0 = sg_now_ns();
     sg_in_syncguard++;
     sg_lock(&sg_model_lock);
     sg_guard_update(page, page + sg_page_size); /* as the copies now require */
     sg_unlock(&sg_model_lock);
     sg_in_syncguard--;
+    sg_stat_since(SG_STAT_fault_ns, t0);
     errno = saved_errno;
 }
 

@@ -73,7 +73,9 @@ static int piece_prot(uintptr_t lo, uintptr_t hi)
 
 int sg_protect(uintptr_t lo, size_t len, int prot)
 {
+    unsigned long t0 = sg_now_ns();
     int rc = (int)syscall(SYS_mprotect, lo, len, prot);
+    sg_stat_since(SG_STAT_mprotect_ns, t0);
     sg_stat_add(SG_STAT_mprotect_calls, 1);
     return rc;
 }

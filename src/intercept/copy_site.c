@@ -39,6 +39,8 @@ static void track(struct copy_call *call, uintptr_t host, struct sg_shape shape,
 
 void sg_copy_call_guard(struct copy_call *call, uintptr_t host, struct sg_shape shape, int guard)
 {
+    if (guard == SG_GUARD_READ_ONLY && !sg_opt.guard_sources)
+        return;
     size_t extent = sg_shape_extent(&shape);
     if (!host || !extent || !sg_pinned_lookup(host, extent, NULL) || stream_capturing(call))
         return;

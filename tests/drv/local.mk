@@ -29,6 +29,7 @@ DRV_TESTBINS = \
 	drv/free_while_pending \
 	drv/h2d_source_read_ok \
 	drv/h2d_source_write_race \
+	drv/h2d_sources_unguarded \
 	drv/m_batch3d_race \
 	drv/m_batch_v12080_ok \
 	drv/m_batch_v12080_race \
@@ -161,6 +162,7 @@ DRV_SOURCES = \
 	drv/free_while_pending.c \
 	drv/h2d_source_read_ok.c \
 	drv/h2d_source_write_race.c \
+	drv/h2d_sources_unguarded.c \
 	drv/m_batch3d_race.c \
 	drv/m_batch_v12080_ok.c \
 	drv/m_batch_v12080_race.c \

@@ -10,9 +10,12 @@
 
 /* ---- pinned host memory (model/pinned.c) ---- */
 #define SG_PINNED_READ_ONLY 1u /* registered memory the host cannot write */
-void sg_pinned_add(uintptr_t base, size_t size, unsigned flags);
-/* Forgets the range starting at base; its size in *size. 0 if found. */
-int sg_pinned_remove(uintptr_t base, size_t *size);
+/* [base, base+size) is pinned; driver_base is the address the driver
+ * allocated it at (hostmem.c may hand the program an address inside). */
+void sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver_base);
+/* Forgets the range starting at base; its size in *size, the driver's
+ * address in *driver_base. 0 if found. */
+int sg_pinned_remove(uintptr_t base, size_t *size, uintptr_t *driver_base);
 /* Whether [p, p+n) lies in one pinned range; its flags in *flags. */
 int sg_pinned_lookup(uintptr_t p, size_t n, unsigned *flags);
 /* Whether any byte of the page-rounded [lo, hi) is pinned (fault handler:

@@ -1,10 +1,21 @@
 /* Shims of the pinned host memory family: allocation and registration make
  * a range pinned (its async copies get guarded); free and unregistration
- * end that, after releasing any guard still on the range. */
+ * end that, after releasing any guard still on the range.
+ *
+ * The driver packs small pinned allocations into shared pages (512-byte
+ * steps, measured: tests/gpu/RESULTS.md run 13), and page-multiple ones
+ * need not start on a page. A guard covers whole pages, so a copy into
+ * one small buffer would make every access to its neighbours fault (each
+ * single-stepped: a data loader filling the next labels next to the ones
+ * being copied pays two signals and two mprotect calls per store). With
+ * isolate_pinned, each allocation gets pages of its own: syncguard asks the
+ * driver for a page more than the page-rounded size and hands the program
+ * the first page boundary in it. */
 #include "config.h"
 
 #include <stdio.h>
 
+#include "syncguard/options.h"
 #include "syncguard/copies.h"
 #include "syncguard/guard.h"
 #include "syncguard/access.h"
@@ -36,36 +47,65 @@ static int host_writable(uintptr_t addr)
 static void pinned(void *p, size_t n, unsigned flags)
 {
     if (p && n)
-        sg_pinned_add((uintptr_t)p, n, flags);
+        sg_pinned_add((uintptr_t)p, n, flags, (uintptr_t)p);
 }
 
 /* Before the driver takes the range back, every copy still in flight on it
- * is reported and waited for, and no page of it stays guarded. */
-static void unpinning(void *p)
+ * is reported and waited for, and no page of it stays guarded. Returns
+ * the address to give the driver back. */
+static void *unpinning(void *p)
 {
     size_t n;
-    if (sg_pinned_remove((uintptr_t)p, &n) != 0)
-        return;
+    uintptr_t driver_base;
+    if (sg_pinned_remove((uintptr_t)p, &n, &driver_base) != 0)
+        return p;
     sg_access_free((uintptr_t)p, n);
     sg_lock(&sg_model_lock);
     sg_guard_forget_program_prot((uintptr_t)p, (uintptr_t)p + n);
     sg_unlock(&sg_model_lock);
+    return (void *)driver_base;
+}
+
+/* Size to ask the driver for so that n bytes fit on pages of their own. */
+static size_t isolated_size(size_t n)
+{
+    size_t pages = sg_page_up(n);
+    return pages < n || pages + sg_page_size < pages ? 0 : pages + sg_page_size;
+}
+
+/* The driver call the program made: cuMemAllocHost or cuMemHostAlloc. */
+static CUresult driver_alloc(int host_alloc, void **pp, size_t n, unsigned flags)
+{
+    return host_alloc ? SG_FORWARD(cuMemHostAlloc, pp, n, flags) : SG_FORWARD(cuMemAllocHost_v2, pp, n);
+}
+
+/* With isolate_pinned, the program gets a page boundary inside a padded
+ * block and never sees the driver's address (free translates it back). */
+static CUresult alloc_pinned(int host_alloc, void **pp, size_t n, unsigned flags)
+{
+    size_t padded = sg_opt.isolate_pinned ? isolated_size(n) : 0;
+    void *block = NULL;
+    CUresult r = driver_alloc(host_alloc, &block, padded ? padded : n, flags);
+    if (r != CUDA_SUCCESS || !block)
+        return r;
+    uintptr_t at = padded ? sg_page_up((uintptr_t)block) : (uintptr_t)block;
+    sg_pinned_add(at, n, 0, (uintptr_t)block);
+    *pp = (void *)at;
+    return r;
 }
 
 SG_WRAPPER(cuMemAllocHost_v2)(void **pp, size_t n)
 {
-    CUresult r = SG_FORWARD(cuMemAllocHost_v2, pp, n);
-    if (r == CUDA_SUCCESS && SG_ENTER())
-        pinned(*pp, n, 0);
-    return r;
+    if (!pp || !n || !SG_ENTER())
+        return SG_FORWARD(cuMemAllocHost_v2, pp, n);
+    return alloc_pinned(0, pp, n, 0);
 }
 
 SG_WRAPPER(cuMemHostAlloc)(void **pp, size_t n, unsigned int flags)
 {
-    CUresult r = SG_FORWARD(cuMemHostAlloc, pp, n, flags);
-    if (r == CUDA_SUCCESS && SG_ENTER())
-        pinned(*pp, n, 0);
-    return r;
+    if (!pp || !n || !SG_ENTER())
+        return SG_FORWARD(cuMemHostAlloc, pp, n, flags);
+    return alloc_pinned(1, pp, n, flags);
 }
 
 SG_WRAPPER(cuMemHostRegister_v2)(void *p, size_t n, unsigned int flags)
@@ -79,13 +119,13 @@ SG_WRAPPER(cuMemHostRegister_v2)(void *p, size_t n, unsigned int flags)
 SG_WRAPPER(cuMemFreeHost)(void *p)
 {
     if (SG_ENTER())
-        unpinning(p);
+        p = unpinning(p);
     return SG_FORWARD(cuMemFreeHost, p);
 }
 
 SG_WRAPPER(cuMemHostUnregister)(void *p)
 {
     if (SG_ENTER())
-        unpinning(p);
+        unpinning(p); /* registered in place: the same address */
     return SG_FORWARD(cuMemHostUnregister, p);
 }

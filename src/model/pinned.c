@@ -14,6 +14,7 @@ struct range {
     uintptr_t base;
     size_t size;
     unsigned flags;
+    uintptr_t driver_base; /* what the driver allocated, when not base */
 };
 
 static struct range *ranges;
@@ -40,7 +41,7 @@ static long floor_index(uintptr_t p)
     return ans;
 }
 
-void sg_pinned_add(uintptr_t base, size_t size, unsigned flags)
+void sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver_base)
 {
     sg_lock(&pinned_lock);
     if (count == cap) {
@@ -54,19 +55,20 @@ void sg_pinned_add(uintptr_t base, size_t size, unsigned flags)
     }
     size_t at = (size_t)(floor_index(base) + 1);
     memmove(&ranges[at + 1], &ranges[at], (count - at) * sizeof *ranges);
-    ranges[at] = (struct range){ base, size, flags };
+    ranges[at] = (struct range){ base, size, flags, driver_base };
     count++;
     atomic_store(&published_count, count);
     sg_unlock(&pinned_lock);
 }
 
-int sg_pinned_remove(uintptr_t base, size_t *size)
+int sg_pinned_remove(uintptr_t base, size_t *size, uintptr_t *driver_base)
 {
     sg_lock(&pinned_lock);
     long i = floor_index(base);
     int found = i >= 0 && ranges[i].base == base;
     if (found) {
         *size = ranges[i].size;
+        *driver_base = ranges[i].driver_base;
         memmove(&ranges[i], &ranges[i + 1], (count - (size_t)i - 1) * sizeof *ranges);
         count--;
         atomic_store(&published_count, count);

@@ -115,6 +115,8 @@ DRV_TESTBINS = \
 	drv/robust_neighbour_settle_now \
 	drv/robust_null_deref \
 	drv/robust_pinned_fault_default \
+	drv/robust_pinned_isolated \
+	drv/robust_pinned_packed \
 	drv/robust_pitched_gap_ok \
 	drv/robust_pitched_row_race \
 	drv/robust_program_mprotect_kept \
@@ -248,6 +250,8 @@ DRV_SOURCES = \
 	drv/robust_neighbour_settle_now.c \
 	drv/robust_null_deref.c \
 	drv/robust_pinned_fault_default.c \
+	drv/robust_pinned_isolated.c \
+	drv/robust_pinned_packed.c \
 	drv/robust_pitched_gap_ok.c \
 	drv/robust_pitched_row_race.c \
 	drv/robust_program_mprotect_kept.c \

@@ -2,7 +2,8 @@
  * registered), memory information.
  *
  * Device memory is anonymous memory the emulator owns; a CUdeviceptr is its
- * address.  Page-locked allocations are page-aligned anonymous mappings.
+ * address.  Page-locked allocations are packed like the real driver's (see
+ * map_host).
  * Under unified addressing a host allocation's device pointer is the host
  * pointer itself.  Freeing waits for the context's work first, as the real
  * driver may, so no queued copy touches memory that is gone.
@@ -35,11 +36,52 @@ static void *map_anonymous(size_t n)
     return p == MAP_FAILED ? NULL : p;
 }
 
+/* Page-locked allocations are packed as the real driver packs them
+ * (measured on an H200, driver 580: tests/gpu/RESULTS.md run 13): small
+ * ones are carved from shared 2 MiB chunks in 512-byte steps, so they share
+ * pages and a page-multiple size need not start on a page; larger ones get
+ * mappings of their own. Chunks are never given back (tests are short). */
+#define POOL_CHUNK (2u << 20)
+#define POOL_STEP 512u
+#define POOL_LARGEST (1u << 20)
+#define POOL_MAX_CHUNKS 64
+
+static uintptr_t pool_next, pool_end;
+static uintptr_t pool_chunk[POOL_MAX_CHUNKS];
+static int pool_chunks;
+
+static bool in_pool(uintptr_t p)
+{
+    for (int i = 0; i < pool_chunks; i++)
+        if (p - pool_chunk[i] < POOL_CHUNK)
+            return true;
+    return false;
+}
+
+static void *map_host(size_t n)
+{
+    size_t step = (n + POOL_STEP - 1) / POOL_STEP * POOL_STEP;
+    if (n > POOL_LARGEST)
+        return map_anonymous(n);
+    if (pool_next + step > pool_end) {
+        void *chunk = pool_chunks < POOL_MAX_CHUNKS ? map_anonymous(POOL_CHUNK) : NULL;
+        if (!chunk)
+            return map_anonymous(n);
+        pool_chunk[pool_chunks++] = (uintptr_t)chunk;
+        pool_next = (uintptr_t)chunk, pool_end = pool_next + POOL_CHUNK;
+    }
+    void *p = (void *)pool_next;
+    pool_next += step;
+    return p;
+}
+
 /* Returns the memory of a range that the emulator allocated. */
 static void release_range(const emu_range *r)
 {
     if (r->kind == EMU_MEM_HOST_REGISTERED)
         return;                 /* the program owns registered memory */
+    if (r->kind == EMU_MEM_HOST_ALLOC && in_pool(r->base))
+        return;                 /* a slot of a shared chunk: stays mapped */
     munmap((void *)r->base, round_to_pages(r->size));
     if (r->kind == EMU_MEM_DEVICE)
         device_used -= r->size;
@@ -150,7 +192,7 @@ CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
     CUcontext c;
     CUresult r = emu_ctx_current(&c);
     void *p = NULL;
-    if (r == CUDA_SUCCESS && !(p = map_anonymous(bytesize)))
+    if (r == CUDA_SUCCESS && !(p = map_host(bytesize)))
         r = CUDA_ERROR_OUT_OF_MEMORY;
     if (r == CUDA_SUCCESS) {
         add_range(c, (uintptr_t)p, bytesize, EMU_MEM_HOST_ALLOC, Flags);

@@ -24,6 +24,9 @@
 void sg_real_init(void);
 void *sg_resolve_real_dlsym(void);
 void sg_forget_tid(void);
+void sg_pinned_before_fork(void);
+void sg_pinned_after_fork_parent(void);
+void sg_pinned_unlock_in_child(void);
 void sg_pinned_after_fork_child(void);
 void sg_event_pool_after_fork_child(void);
 void sg_reporter_after_fork_child(void);
@@ -58,10 +61,12 @@ static void parse_options_or_die(void)
 static void before_fork(void)
 {
     sg_lock(&sg_model_lock);
+    sg_pinned_before_fork();
 }
 
 static void after_fork_parent(void)
 {
+    sg_pinned_after_fork_parent();
     sg_unlock(&sg_model_lock);
 }
 
@@ -69,6 +74,7 @@ static void after_fork_child(void)
 {
     sg_forget_tid();
     atomic_store(&sg_model_lock.word, 0);
+    sg_pinned_unlock_in_child();
     sg_copies_after_fork_child();
     sg_guard_after_fork_child();
     sg_pinned_after_fork_child();

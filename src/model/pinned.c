@@ -99,11 +99,30 @@ int sg_pinned_touches(uintptr_t lo, uintptr_t hi)
     return touches;
 }
 
+/* fork() with the lock held (after the model lock, the order every path
+ * takes them in: a page's normal protection is looked up here under the
+ * model lock), so that no other thread holds it mid-change in the child. */
+void sg_pinned_before_fork(void)
+{
+    sg_lock(&pinned_lock);
+}
+
+void sg_pinned_after_fork_parent(void)
+{
+    sg_unlock(&pinned_lock);
+}
+
+/* The child's one thread did not take it: free it before the child's
+ * clean-up looks ranges up (the ranges themselves are still valid). */
+void sg_pinned_unlock_in_child(void)
+{
+    atomic_store(&pinned_lock.word, 0);
+}
+
 void sg_pinned_after_fork_child(void)
 {
     /* fork(2) copies pinned pages as ordinary memory; the child cannot use
      * them for DMA without registering them again. */
     count = 0;
     atomic_store(&published_count, 0);
-    atomic_store(&pinned_lock.word, 0);
 }

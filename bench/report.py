@@ -16,6 +16,7 @@ CONFIGS = {
     "native": "native",
     "sg-report": "syncguard mode=report",
     "sg-sync": "syncguard mode=sync",
+    "sg-nosrc": "syncguard guard_sources=0",
     "tcsan": "TORCH_CUDA_SANITIZER=1",
     "memcheck": "compute-sanitizer memcheck †",
 }

@@ -3,7 +3,8 @@
 #   workloads  micro (bench/micro.cu), resnet (bench/resnet.py), train (bench/train.py),
 #              loader (bench/pinned_loader.c: the training loop's copy pattern in C,
 #              a diagnostic without a target)
-#   configs    native; syncguard mode=report; syncguard mode=sync;
+#   configs    native; syncguard mode=report; syncguard mode=sync; syncguard
+#              guard_sources=0 (train only);
 #              TORCH_CUDA_SANITIZER=1 (PyTorch workloads); compute-sanitizer
 #              memcheck (micro and one short ResNet run, reduced iterations)
 # Every program times itself (start-up and CUDA init excluded) and prints
@@ -54,6 +55,7 @@ comment() { sed 's/^/#   /' | tee -a "$RAW"; }  # stdin into RAW as comments, an
 prefix() { # CFG: PRE=(the command prefix of that configuration)
   PRE=(env -u LD_PRELOAD -u SYNCGUARD_OPTIONS -u TORCH_CUDA_SANITIZER)
   case $1 in
+    sg-nosrc) PRE+=("LD_PRELOAD=$LIB" "LD_LIBRARY_PATH=$SGLP" "SYNCGUARD_OPTIONS=guard_sources=0") ;;
     sg-*) PRE+=("LD_PRELOAD=$LIB" "LD_LIBRARY_PATH=$SGLP" "SYNCGUARD_OPTIONS=mode=${1#sg-}") ;;
     tcsan) PRE+=(TORCH_CUDA_SANITIZER=1) ;;
     memcheck) PRE+=("$CSAN" --tool memcheck) ;;
@@ -150,9 +152,9 @@ for ((rep = 1; rep <= (REPS_MICRO > REPS_PY ? REPS_MICRO : REPS_PY); rep++)); do
     for cfg in native sg-report sg-sync; do run_one loader $cfg $rep 60; done
   fi
   if ((rep <= REPS_PY)); then
-    for w in resnet train; do
-      for cfg in native sg-report sg-sync tcsan; do run_one $w $cfg $rep 150; done
-    done
+    for cfg in native sg-report sg-sync tcsan; do run_one resnet $cfg $rep 150; done
+    # guard_sources=0 changes nothing for ResNet (its copies are device-to-host)
+    for cfg in native sg-report sg-sync sg-nosrc tcsan; do run_one train $cfg $rep 150; done
   fi
 done
 run_one micro memcheck 1 120
@@ -177,7 +179,7 @@ OVERRIDES=$(env | grep -E '^(SYNCGUARD_LIB|SYNCGUARD_LIBDIR|PYTHON|NVCC|BENCH_[A
   echo "  - train: \`$PYTHON bench/train.py\`: 3-conv CNN, fp32, SGD, synthetic 3x64x64 data, DataLoader(batch_size=128, num_workers=2, pin_memory=True), 300 steps after 30 warmup, \`loss.item()\` every step; ms per step"
   echo "- Configurations (the program's command line follows the prefix):"
   echo "  - native: \`env -u LD_PRELOAD -u SYNCGUARD_OPTIONS -u TORCH_CUDA_SANITIZER\`"
-  echo "  - syncguard: \`$SGCMD\`"
+  echo "  - syncguard: \`$SGCMD\`; for the training loop also \`SYNCGUARD_OPTIONS=guard_sources=0\` (only device-to-host destinations guarded)"
   echo "  - TORCH_CUDA_SANITIZER=1 (PyTorch workloads; train.py switches it off in the DataLoader workers, which do CPU work only and cannot touch CUDA after fork)"
   echo "  - compute-sanitizer: \`$CSAN --tool memcheck\`, once: \`micro 0.1\` (a tenth of the iterations) and \`resnet.py 3 1\` (3 batches after 1 warmup)"
   echo "- Median of $REPS_MICRO runs (micro) / $REPS_PY runs (PyTorch), configurations alternating within each repetition. \"added / iter\" = median − native median."

@@ -11,7 +11,8 @@
 #   4. bench/pinned_loader.c (the same copy pattern in C), native and
 #      syncguard.
 #
-#   bash bench/diagnose.sh [REPS]        (default 3; about 3 minutes on one H200)
+#   bash bench/diagnose.sh [REPS [SECTIONS]]   (default 3 and 1234: all; about
+#                                              3 minutes on one H200)
 #
 # Env as bench/run.sh: SYNCGUARD_LIB, SYNCGUARD_LIBDIR, PYTHON, NVCC.
 # Output on stdout (and $OUT/diagnose.txt when $OUT is set).
@@ -19,6 +20,8 @@ set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 2
 cd "$ROOT" || exit 2
 REPS=${1:-3}
+SECTIONS=${2:-1234}
+section() { [[ $SECTIONS == *$1* ]]; }
 LIB=${SYNCGUARD_LIB:-$ROOT/src/.libs/libsyncguard.so}
 LIBDIR=${SYNCGUARD_LIBDIR:-$ROOT/.carry/lib}
 PYTHON=${PYTHON:-python3}
@@ -42,11 +45,11 @@ show() {  # the lines worth reading of a run's output
 echo "# diagnose: $(date -u), $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
 echo "# kernel $(uname -r), $(nproc) CPUs; syncguard $(sha256sum "$LIB" | cut -c1-12)"
 
-echo "== 1. pinned memory: mapping and the cost of a protect + open pair"
-"$PYTHON" bench/pin_probe.py 6 20 2>&1 | sed 's/^/    /'
+section 1 && echo "== 1. pinned memory: mapping and the cost of a protect + open pair"
+section 1 && "$PYTHON" bench/pin_probe.py 6 20 2>&1 | sed 's/^/    /'
 
-echo "== 2. mprotect_threads (mean us per protect + open pair)"
-if cc -O2 -pthread bench/mprotect_threads.c -o "$TMP/mprotect_threads"; then
+section 2 && echo "== 2. mprotect_threads (mean us per protect + open pair)"
+if section 2 && cc -O2 -pthread bench/mprotect_threads.c -o "$TMP/mprotect_threads"; then
     for pages in 1 1536; do
         for threads in 0 1 4 15; do
             printf '    %2d busy threads, %4d pages: ' "$threads" "$pages"
@@ -55,8 +58,8 @@ if cc -O2 -pthread bench/mprotect_threads.c -o "$TMP/mprotect_threads"; then
     done
 fi
 
-echo "== 3. bench/train.py (300 steps after 30)"
-for rep in $(seq "$REPS"); do
+section 3 && echo "== 3. bench/train.py (300 steps after 30)"
+section 3 && for rep in $(seq "$REPS"); do
     for cfg in native sg sg-nosrc; do
         case $cfg in
         native) native "$PYTHON" bench/train.py >"$TMP/o" 2>&1 ;;
@@ -68,8 +71,8 @@ for rep in $(seq "$REPS"); do
     done
 done
 
-echo "== 4. pinned_loader (300 steps of 6 MiB)"
-if cc -O2 -pthread -I"$CUDA/include" bench/pinned_loader.c -o "$TMP/pinned_loader" \
+section 4 && echo "== 4. pinned_loader (300 steps of 6 MiB)"
+if section 4 && cc -O2 -pthread -I"$CUDA/include" bench/pinned_loader.c -o "$TMP/pinned_loader" \
     -L"$CUDA/lib64/stubs" -lcuda; then
     for rep in $(seq "$REPS"); do
         native "$TMP/pinned_loader" >"$TMP/o" 2>&1

@@ -32,39 +32,12 @@
 #define READ_ONLY_PAGE 1u               /* the one the program protects */
 
 static size_t page;
-static sigjmp_buf jb;
-static void *volatile fault_addr;
-static volatile sig_atomic_t fault_code;
-
-static void on_segv(int sig, siginfo_t *si, void *uc)
-{
-    (void)sig, (void)uc;
-    fault_addr = si->si_addr;
-    fault_code = si->si_code;
-    siglongjmp(jb, 1);
-}
-
-/* 1 if accessing *p faulted into on_segv with the right siginfo, 0 if the
- * access went through, -1 for a fault of another kind. */
-static int faults(volatile unsigned char *p, int is_write)
-{
-    fault_addr = NULL, fault_code = 0;
-    if (sigsetjmp(jb, 1) == 0) {
-        if (is_write)
-            *p = 0xee;
-        else
-            (void)*p;
-        return 0;
-    }
-    return fault_addr == (void *)p && fault_code == SEGV_ACCERR ? 1 : -1;
-}
-
 /* Every page of buf readable, and writable unless it is READ_ONLY_PAGE. */
 static int pages_as_protected(unsigned char *buf, const char *who)
 {
     int ok = 1;
     for (unsigned i = 0; i < PAGES; i++) {
-        int r = faults(buf + i * page + 100, 0), w = faults(buf + i * page + 200, 1);
+        int r = sgt_probe_faults(buf + i * page + 100, 0), w = sgt_probe_faults(buf + i * page + 200, 1);
         int writable = i != READ_ONLY_PAGE;
         printf("%s: page %u: read %s, write %s (want %s)\n", who, i, r ? "FAULTS" : "ok",
                w == 1 ? "faults" : w ? "FAULTS WRONGLY" : "ok",
@@ -82,8 +55,7 @@ int main(void)
     CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
     CUdeviceptr dev = sgt_dev_bytes(PAGES * page, NEW);
     unsigned char *host = sgt_pinned_bytes(PAGES * page, OLD);
-    struct sigaction sa = sgt_siginfo_action(on_segv, 0);
-    sigaction(SIGSEGV, &sa, NULL);
+    sgt_probe_install();
     if (mprotect(host + READ_ONLY_PAGE * page, page, PROT_READ) != 0) {
         perror("mprotect");
         return 2;

@@ -24,29 +24,6 @@
 #define SRC_BYTE 0x5e
 #define NEW 0xc3
 
-static sigjmp_buf jb;
-static void *volatile fault_addr;
-static volatile sig_atomic_t fault_code;
-
-static void on_segv(int sig, siginfo_t *si, void *uc)
-{
-    (void)sig, (void)uc;
-    fault_addr = si->si_addr;
-    fault_code = si->si_code;
-    siglongjmp(jb, 1);
-}
-
-/* 1 if writing *p faulted into on_segv with the right siginfo. */
-static int write_faults(volatile unsigned char *p)
-{
-    fault_addr = NULL, fault_code = 0;
-    if (sigsetjmp(jb, 1) == 0) {
-        *p = 0xee;
-        return 0;
-    }
-    return fault_addr == (void *)p && fault_code == SEGV_ACCERR;
-}
-
 int main(void)
 {
     sgt_watchdog(60);
@@ -67,16 +44,15 @@ int main(void)
         perror("mprotect");
         return 2;
     }
-    struct sigaction sa = sgt_siginfo_action(on_segv, 0);
-    sigaction(SIGSEGV, &sa, NULL);
-    int before = write_faults(src + 10) && write_faults(dst + 10);
+    sgt_probe_install();
+    int before = sgt_probe_faults(src + 10, 1) == 1 && sgt_probe_faults(dst + 10, 1) == 1;
 
     SGT_CHECK(cuMemcpyHtoDAsync(dev, src, page, s));
     SGT_CHECK(cuMemcpyDtoHAsync(dst, dsrc, page, s));
     SGT_CHECK(cuStreamSynchronize(s));
 
-    int src_kept = write_faults(src + 20);
-    int dst_kept = write_faults(dst + 20);
+    int src_kept = sgt_probe_faults(src + 20, 1) == 1;
+    int dst_kept = sgt_probe_faults(dst + 20, 1) == 1;
     unsigned char *back = (unsigned char *)dst;   /* reads are fine */
     unsigned dst_wrong = 0, src_wrong = 0;
     for (size_t i = 0; i < page; i++) {

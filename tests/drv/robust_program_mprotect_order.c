@@ -35,38 +35,12 @@
 #define BAD_PROT_BIT 0x40               /* no PROT_* flag: mprotect says EINVAL */
 
 static size_t page;
-static sigjmp_buf jb;
-static void *volatile fault_addr;
-static volatile sig_atomic_t fault_code;
-
-static void on_segv(int sig, siginfo_t *si, void *uc)
-{
-    (void)sig, (void)uc;
-    fault_addr = si->si_addr;
-    fault_code = si->si_code;
-    siglongjmp(jb, 1);
-}
-
-/* 1 if accessing *p faulted into on_segv with the right siginfo, 0 if the
- * access went through, -1 for a fault of another kind. */
-static int faults(volatile unsigned char *p, int is_write)
-{
-    fault_addr = NULL, fault_code = 0;
-    if (sigsetjmp(jb, 1) == 0) {
-        if (is_write)
-            *p = 0xee;
-        else
-            (void)*p;
-        return 0;
-    }
-    return fault_addr == (void *)p && fault_code == SEGV_ACCERR ? 1 : -1;
-}
 
 /* How many bytes of buf[0, n) are not the copied data; n + 1 if reading
  * them faulted. */
 static size_t count_wrong(const unsigned char *buf, size_t n)
 {
-    if (sigsetjmp(jb, 1) != 0)
+    if (sigsetjmp(*sgt_probe_jb(), 1) != 0)
         return n + 1;
     size_t wrong = 0;
     for (size_t i = 0; i < n; i++)
@@ -86,7 +60,7 @@ static void protect(unsigned char *p, size_t pages, int prot)
 /* Page i of buf: readable, and writable or not. */
 static int page_is(unsigned char *buf, unsigned i, int writable, const char *name)
 {
-    int r = faults(buf + i * page + 100, 0), w = faults(buf + i * page + 200, 1);
+    int r = sgt_probe_faults(buf + i * page + 100, 0), w = sgt_probe_faults(buf + i * page + 200, 1);
     printf("%s page %u: read %s, write %s (want %s)\n", name, i, r ? "FAULTS" : "ok",
            w == 1 ? "faults" : w ? "FAULTS WRONGLY" : "ok", writable ? "writable" : "read-only");
     return r == 0 && w == (writable ? 0 : 1);
@@ -104,8 +78,7 @@ int main(void)
     unsigned char *b = sgt_pinned_bytes(2 * page, OLD);
     unsigned char *c = sgt_pinned_bytes(2 * page, OLD);
     unsigned char *d = sgt_pinned_bytes(3 * page, OLD);
-    struct sigaction sa = sgt_siginfo_action(on_segv, 0);
-    sigaction(SIGSEGV, &sa, NULL);
+    sgt_probe_install();
 
     protect(p, 1, PROT_READ);
     protect(a, 1, PROT_READ);

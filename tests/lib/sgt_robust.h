@@ -14,6 +14,7 @@
 
 #include <cuda.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -250,6 +251,59 @@ static inline void sgt_no_core_dumps(void)
 {
     struct rlimit no_core = { 0, 0 };
     setrlimit(RLIMIT_CORE, &no_core);
+}
+
+/* ---- probing page protections ----
+ * Whether an access to an address faults, without dying of it: the
+ * program's own SIGSEGV handler (syncguard passes it faults that are not
+ * syncguard's) jumps back to the probe. sgt_probe_install once, then
+ * sgt_probe_faults per access; sgt_probe_jb() for a test's own jump point
+ * (a loop that must stop at the first fault). */
+struct sgt_probe {
+    sigjmp_buf jb;
+    void *volatile addr;
+    volatile sig_atomic_t code;
+};
+
+static inline struct sgt_probe *sgt_probe_state(void)
+{
+    static struct sgt_probe state;
+    return &state;
+}
+
+static inline sigjmp_buf *sgt_probe_jb(void)
+{
+    return &sgt_probe_state()->jb;
+}
+
+static inline void sgt_probe_on_segv(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig, (void)uc;
+    sgt_probe_state()->addr = si->si_addr;
+    sgt_probe_state()->code = si->si_code;
+    siglongjmp(sgt_probe_state()->jb, 1);
+}
+
+static inline void sgt_probe_install(void)
+{
+    struct sigaction sa = sgt_siginfo_action(sgt_probe_on_segv, 0);
+    sigaction(SIGSEGV, &sa, NULL);
+}
+
+/* 1 if the access faulted on p for want of permission, 0 if it went
+ * through, -1 for a fault of another kind. */
+static inline int sgt_probe_faults(volatile unsigned char *p, int is_write)
+{
+    struct sgt_probe *st = sgt_probe_state();
+    st->addr = NULL, st->code = 0;
+    if (sigsetjmp(st->jb, 1) == 0) {
+        if (is_write)
+            *p = 0xee;
+        else
+            (void)*p;
+        return 0;
+    }
+    return st->addr == (void *)p && st->code == SEGV_ACCERR ? 1 : -1;
 }
 
 #endif

@@ -9,8 +9,8 @@
  * single-stepped: a data loader filling the next labels next to the ones
  * being copied pays two signals and two mprotect calls per store). With
  * isolate_pinned, each allocation gets pages of its own: syncguard asks the
- * driver for a page more than the page-rounded size and hands the program
- * the first page boundary in it. */
+ * driver for the page-rounded size, plus a page for a small one (from the
+ * pool), and hands the program the first page boundary in the block. */
 #include "config.h"
 
 #include <stdio.h>
@@ -66,11 +66,20 @@ static void *unpinning(void *p)
     return (void *)driver_base;
 }
 
-/* Size to ask the driver for so that n bytes fit on pages of their own. */
+/* Allocations from this size up get mappings of their own from the driver,
+ * page-aligned (measured: 1 MiB and up); below it they come from its
+ * shared pool at any 512-byte step. */
+#define OWN_MAPPING_FROM (2u << 20)
+
+/* Size to ask the driver for so that n bytes fit on pages of their own:
+ * the page-rounded size, plus a page to move a pool block's start to a
+ * page boundary. 0: n as it is (too large to round). */
 static size_t isolated_size(size_t n)
 {
     size_t pages = sg_page_up(n);
-    return pages < n || pages + sg_page_size < pages ? 0 : pages + sg_page_size;
+    if (pages < n || pages + sg_page_size < pages)
+        return 0;
+    return n >= OWN_MAPPING_FROM ? pages : pages + sg_page_size;
 }
 
 /* The driver call the program made: cuMemAllocHost or cuMemHostAlloc. */
@@ -80,15 +89,18 @@ static CUresult driver_alloc(int host_alloc, void **pp, size_t n, unsigned flags
 }
 
 /* With isolate_pinned, the program gets a page boundary inside a padded
- * block and never sees the driver's address (free translates it back). */
+ * block and never sees the driver's address (free translates it back). A
+ * large block the driver did not align keeps the driver's layout. */
 static CUresult alloc_pinned(int host_alloc, void **pp, size_t n, unsigned flags)
 {
-    size_t padded = sg_opt.isolate_pinned ? isolated_size(n) : 0;
+    size_t asked = sg_opt.isolate_pinned ? isolated_size(n) : 0;
     void *block = NULL;
-    CUresult r = driver_alloc(host_alloc, &block, padded ? padded : n, flags);
+    CUresult r = driver_alloc(host_alloc, &block, asked ? asked : n, flags);
     if (r != CUDA_SUCCESS || !block)
         return r;
-    uintptr_t at = padded ? sg_page_up((uintptr_t)block) : (uintptr_t)block;
+    uintptr_t at = (uintptr_t)block;
+    if (asked > sg_page_up(n))
+        at = sg_page_up(at); /* the extra page leaves room for n after it */
     sg_pinned_add(at, n, 0, (uintptr_t)block);
     *pp = (void *)at;
     return r;

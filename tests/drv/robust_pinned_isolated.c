@@ -4,7 +4,8 @@
  * held in flight into one buffer leaves the host free to write another
  * without a single fault: no report, no neighbour fault, both buffers right
  * afterwards; the driver's queries by host address and the frees work on
- * the addresses syncguard handed out.
+ * the addresses syncguard handed out. A large allocation (3 MiB and a bit,
+ * mapped on its own by the driver) is page-aligned too.
  * Twin: robust_pinned_packed, the same with isolate_pinned=0, where two of
  * the buffers share a page and the writes are single-stepped.
  *
@@ -17,6 +18,7 @@
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sgtest.h"
 
@@ -55,6 +57,13 @@ int main(void)
     printf("buffers not page-aligned: %u; two share a page: %s\n", unaligned, dst >= 0 ? "yes" : "no");
     SGT_EXPECT(unaligned == 0 && dst < 0);
     dst = 0, other = 1;
+    size_t big_bytes = (3u << 20) + 100;
+    unsigned char *big;
+    SGT_CHECK(cuMemAllocHost((void **)&big, big_bytes));
+    printf("large allocation page-aligned: %s\n", ((uintptr_t)big & 4095u) ? "no" : "yes");
+    SGT_EXPECT(((uintptr_t)big & 4095u) == 0);
+    memset(big, 0x5a, big_bytes);
+    SGT_CHECK(cuMemFreeHost(big));
 #endif
     for (int i = 0; i < NBUF; i++) {
         unsigned flags;

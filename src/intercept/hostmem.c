@@ -128,10 +128,19 @@ SG_WRAPPER(cuMemHostRegister_v2)(void *p, size_t n, unsigned int flags)
     return r;
 }
 
+/* The driver's address of the allocation handed out at p, forgotten;
+ * for a free syncguard does not otherwise look at (made from inside
+ * syncguard): the driver must still get its own address back. */
+static void *forget_allocation(void *p)
+{
+    size_t n;
+    uintptr_t driver_base;
+    return sg_pinned_remove((uintptr_t)p, &n, &driver_base) == 0 ? (void *)driver_base : p;
+}
+
 SG_WRAPPER(cuMemFreeHost)(void *p)
 {
-    if (SG_ENTER())
-        p = unpinning(p);
+    p = SG_ENTER() ? unpinning(p) : forget_allocation(p);
     return SG_FORWARD(cuMemFreeHost, p);
 }
 

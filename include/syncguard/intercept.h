@@ -47,6 +47,12 @@ void *sg_wrapper_for_request(const char *base, void *real, int version, cuuint64
 
 /* The real dlsym, which syncguard's own dlsym hides. */
 void *sg_real_dlsym(void *handle, const char *name);
+/* The definition of a C library function that syncguard's own hides: the
+ * next one after syncguard, else libc's own (when a library defining it
+ * comes before syncguard in LD_PRELOAD). */
+void *sg_real_next(const char *name);
+/* Warns once when syncguard is not first in the search order for dlsym. */
+void sg_check_preload_order(void);
 /* libcuda.so.1, loaded if the program has not loaded it yet. */
 void *sg_libcuda(void);
 

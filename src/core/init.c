@@ -23,6 +23,7 @@
 
 void sg_real_init(void);
 void *sg_resolve_real_dlsym(void);
+void sg_check_preload_order(void);
 void sg_forget_tid(void);
 void sg_pinned_before_fork(void);
 void sg_pinned_after_fork_parent(void);
@@ -101,6 +102,7 @@ static void do_init(void)
     sg_in_syncguard++;
     parse_options_or_die();
     sg_resolve_real_dlsym();
+    sg_check_preload_order();
     sg_real_init();
     if (sg_copies_init(sg_opt.max_pending) < 0) {
         fprintf(stderr, "==%d==ERROR: syncguard: cannot map the copy table\n", (int)getpid());

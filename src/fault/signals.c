@@ -26,7 +26,7 @@ int sg_real_sigaction(int sig, const struct sigaction *act, struct sigaction *ol
 {
     static int (*real)(int, const struct sigaction *, struct sigaction *);
     if (!real)
-        real = sg_real_dlsym(RTLD_NEXT, "sigaction");
+        real = sg_real_next("sigaction");
     return real(sig, act, old);
 }
 
@@ -101,7 +101,7 @@ SG_EXPORT sighandler_t signal(int sig, sighandler_t handler)
     if (!sg_fault_owns(sig)) {
         static sighandler_t (*real)(int, sighandler_t);
         if (!real)
-            real = sg_real_dlsym(RTLD_NEXT, "signal");
+            real = sg_real_next("signal");
         return real(sig, handler);
     }
     struct sigaction sa, old;

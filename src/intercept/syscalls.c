@@ -26,7 +26,7 @@ static void *real_fn(void **slot, const char *name)
 {
     void *fn = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (!fn) {
-        fn = sg_real_dlsym(RTLD_NEXT, name);
+        fn = sg_real_next(name);
         __atomic_store_n(slot, fn, __ATOMIC_RELEASE);
     }
     return fn;

@@ -96,6 +96,12 @@ static CUresult alloc_pinned(int host_alloc, void **pp, size_t n, unsigned flags
     size_t asked = sg_opt.isolate_pinned ? isolated_size(n) : 0;
     void *block = NULL;
     CUresult r = driver_alloc(host_alloc, &block, asked ? asked : n, flags);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY && asked) {
+        /* The padding must never be what fails the program: its own size
+         * then, in the driver's layout. */
+        asked = 0;
+        r = driver_alloc(host_alloc, &block, n, flags);
+    }
     if (r != CUDA_SUCCESS || !block)
         return r;
     uintptr_t at = (uintptr_t)block;

@@ -117,6 +117,7 @@ DRV_TESTBINS = \
 	drv/robust_pinned_fault_default \
 	drv/robust_pinned_isolated \
 	drv/robust_pinned_packed \
+	drv/robust_pinned_padding_oom \
 	drv/robust_pitched_gap_ok \
 	drv/robust_pitched_row_race \
 	drv/robust_program_mprotect_kept \
@@ -252,6 +253,7 @@ DRV_SOURCES = \
 	drv/robust_pinned_fault_default.c \
 	drv/robust_pinned_isolated.c \
 	drv/robust_pinned_packed.c \
+	drv/robust_pinned_padding_oom.c \
 	drv/robust_pitched_gap_ok.c \
 	drv/robust_pitched_row_race.c \
 	drv/robust_program_mprotect_kept.c \

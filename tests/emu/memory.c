@@ -11,6 +11,7 @@
 #include "emu.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -73,6 +74,18 @@ static void *map_host(size_t n)
     void *p = (void *)pool_next;
     pool_next += step;
     return p;
+}
+
+/* SGEMU_PINNED_LIMIT (bytes) lets a test run short of page-locked memory,
+ * as a machine does when the driver cannot pin more: cuMemHostAlloc of
+ * more than that many bytes at once fails with CUDA_ERROR_OUT_OF_MEMORY.
+ * Unset: no limit. Read at each call (a test sets it when it is ready). */
+static size_t pinned_limit(void)
+{
+    const char *s = getenv("SGEMU_PINNED_LIMIT");
+    char *end;
+    unsigned long long v = s && *s ? strtoull(s, &end, 10) : 0;
+    return v && !*end ? (size_t)v : SIZE_MAX;
 }
 
 /* Returns the memory of a range that the emulator allocated. */
@@ -192,6 +205,8 @@ CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
     CUcontext c;
     CUresult r = emu_ctx_current(&c);
     void *p = NULL;
+    if (r == CUDA_SUCCESS && bytesize > pinned_limit())
+        r = CUDA_ERROR_OUT_OF_MEMORY;
     if (r == CUDA_SUCCESS && !(p = map_host(bytesize)))
         r = CUDA_ERROR_OUT_OF_MEMORY;
     if (r == CUDA_SUCCESS) {

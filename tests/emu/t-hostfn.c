@@ -49,16 +49,11 @@ static void wait_for_blocker(void)
 
 int main(void)
 {
-    sgt_watchdog(30);
-    sgt_init();
     CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr d = device_with_pattern(N, 1);
-    unsigned char *h = pinned_zeroed(N);
+    CUdeviceptr d;
+    unsigned char *h;
+    sgt_hold *hold = start_held_dtoh(&s, &d, &h, N);
     seen sn = { .h = h };
-
-    sgt_hold *hold = sgt_hold_stream(s);
-    SGT_CHECK(cuMemcpyDtoHAsync(h, d, N, s));
     SGT_CHECK(cuLaunchHostFunc(s, host_fn, &sn));
     SGT_CHECK(cuStreamAddCallback(s, callback, &sn, 0));
     SGT_EXPECT(__atomic_load_n(&sn.order, __ATOMIC_SEQ_CST) == 0);

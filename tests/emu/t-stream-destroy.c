@@ -6,14 +6,10 @@
 
 int main(void)
 {
-    sgt_watchdog(30);
-    sgt_init();
     CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr d = device_with_pattern(N, 1);
-    unsigned char *h = pinned_zeroed(N);
-    sgt_hold *hold = sgt_hold_stream(s);
-    SGT_CHECK(cuMemcpyDtoHAsync(h, d, N, s));
+    CUdeviceptr d;
+    unsigned char *h;
+    sgt_hold *hold = start_held_dtoh(&s, &d, &h, N);
     SGT_CHECK(cuStreamDestroy(s));
     SGT_EXPECT(all_zero(h, N));
     sgt_release(hold);

@@ -60,6 +60,22 @@ static inline unsigned char *pinned_zeroed(size_t n)
     return p;
 }
 
+/* The start of the self-tests of one held copy: the watchdog, sgt_init, a
+ * non-blocking stream *s, n bytes of device memory *d holding pattern 1 and
+ * n zeroed page-locked bytes *h; then, on *s, a hold and an async copy of
+ * *d to *h, which waits for the returned hold's release. */
+static inline sgt_hold *start_held_dtoh(CUstream *s, CUdeviceptr *d, unsigned char **h, size_t n)
+{
+    sgt_watchdog(30);
+    sgt_init();
+    SGT_CHECK(cuStreamCreate(s, CU_STREAM_NON_BLOCKING));
+    *d = device_with_pattern(n, 1);
+    *h = pinned_zeroed(n);
+    sgt_hold *hold = sgt_hold_stream(*s);
+    SGT_CHECK(cuMemcpyDtoHAsync(*h, *d, n, *s));
+    return hold;
+}
+
 /* Overwrites device memory on stream s.  Enqueued after a hold, it runs
  * only after the release, so a copy that reads `d` shows deterministically
  * whether it ran after the held stream's work (MARK bytes) or not. */

@@ -90,10 +90,7 @@ static void ctx_activate(CUcontext c)
  * memory, as cuCtxDestroy and a primary context reset do. */
 static void ctx_teardown(CUcontext c)
 {
-    emu_deps d = { 0 };
-    emu_ctx_capture(c, &d);
-    emu_host_wait(&d);
-    emu_deps_clear(&d);
+    emu_ctx_host_wait(c);
     CUstream next;
     for (CUstream s = c->streams; s; s = next) {
         next = s->next;
@@ -119,6 +116,14 @@ CUresult emu_ctx_check(CUcontext c)
     return CUDA_ERROR_INVALID_CONTEXT;
 }
 
+/* emu_check_init, then emu_ctx_check: the errors of a call that names a
+ * context (lock held). */
+static CUresult check_init_ctx(CUcontext c)
+{
+    CUresult r = emu_check_init();
+    return r == CUDA_SUCCESS ? emu_ctx_check(c) : r;
+}
+
 CUresult emu_ctx_current(CUcontext *out)
 {
     CUresult r = emu_check_init();
@@ -136,6 +141,14 @@ void emu_ctx_capture(CUcontext c, emu_deps *out)
 {
     for (CUstream s = c->streams; s; s = s->next)
         emu_deps_add(out, s, s->enqueued);
+}
+
+void emu_ctx_host_wait(CUcontext c)
+{
+    emu_deps d = { 0 };
+    emu_ctx_capture(c, &d);
+    emu_host_wait(&d);
+    emu_deps_clear(&d);
 }
 
 /* ---- primary contexts ---------------------------------------------------- */
@@ -163,9 +176,7 @@ CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 CUresult CUDAAPI cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 {
     emu_lock();
-    CUresult r = emu_check_init();
-    if (r == CUDA_SUCCESS)
-        r = emu_device_check(dev);
+    CUresult r = emu_check_init_device(dev);
     if (r == CUDA_SUCCESS && (!primaries[dev] || primaries[dev]->primary_refs == 0))
         r = CUDA_ERROR_INVALID_CONTEXT;
     if (r == CUDA_SUCCESS && --primaries[dev]->primary_refs == 0)
@@ -179,9 +190,7 @@ CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev) EMU_OLD_ABI_OF(cuDevice
 CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice dev)
 {
     emu_lock();
-    CUresult r = emu_check_init();
-    if (r == CUDA_SUCCESS)
-        r = emu_device_check(dev);
+    CUresult r = emu_check_init_device(dev);
     CUcontext c = r == CUDA_SUCCESS ? primaries[dev] : NULL;
     if (c && c->active) {
         ctx_teardown(c);
@@ -255,9 +264,7 @@ CUresult CUDAAPI cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreatePar
 CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx)
 {
     emu_lock();
-    CUresult r = emu_check_init();
-    if (r == CUDA_SUCCESS)
-        r = emu_ctx_check(ctx);
+    CUresult r = check_init_ctx(ctx);
     if (r == CUDA_SUCCESS && ctx->primary)
         r = CUDA_ERROR_INVALID_CONTEXT;         /* primaries are released, not destroyed */
     if (r == CUDA_SUCCESS) {
@@ -304,9 +311,7 @@ CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx)
 CUresult CUDAAPI cuCtxPushCurrent_v2(CUcontext ctx)
 {
     emu_lock();
-    CUresult r = emu_check_init();
-    if (r == CUDA_SUCCESS)
-        r = emu_ctx_check(ctx);
+    CUresult r = check_init_ctx(ctx);
     if (r == CUDA_SUCCESS)
         stack_push(ctx);
     emu_unlock();
@@ -337,8 +342,8 @@ static CUresult ctx_or_current(CUcontext ctx, CUcontext *out)
 {
     if (!ctx)
         return emu_ctx_current(out);
-    CUresult r = emu_check_init();
-    if (r == CUDA_SUCCESS && (r = emu_ctx_check(ctx)) == CUDA_SUCCESS)
+    CUresult r = check_init_ctx(ctx);
+    if (r == CUDA_SUCCESS)
         *out = ctx;
     return r;
 }
@@ -373,12 +378,8 @@ static CUresult ctx_synchronize(CUcontext ctx)
     CUresult r = ctx_or_current(ctx, &c);
     if (r == CUDA_SUCCESS)
         r = emu_capture_check_ctx_sync(c);
-    if (r == CUDA_SUCCESS) {
-        emu_deps d = { 0 };
-        emu_ctx_capture(c, &d);
-        emu_host_wait(&d);
-        emu_deps_clear(&d);
-    }
+    if (r == CUDA_SUCCESS)
+        emu_ctx_host_wait(c);
     emu_unlock();
     return r;
 }

@@ -57,6 +57,12 @@ CUresult emu_device_check(CUdevice dev)
     return dev >= 0 && dev < device_count ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
 }
 
+CUresult emu_check_init_device(CUdevice dev)
+{
+    CUresult r = emu_check_init();
+    return r == CUDA_SUCCESS ? emu_device_check(dev) : r;
+}
+
 void emu_fatal(const char *fmt, ...)
 {
     va_list ap;

@@ -61,19 +61,12 @@ static const attr_value attributes[] = {
     { CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID, -1 },
 };
 
-/* Lock held: CUDA_SUCCESS once initialised and dev is a device. */
-static CUresult check_device(CUdevice dev)
-{
-    CUresult r = emu_check_init();
-    return r == CUDA_SUCCESS ? emu_device_check(dev) : r;
-}
-
 CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal)
 {
     if (!device)
         return CUDA_ERROR_INVALID_VALUE;
     emu_lock();
-    CUresult r = check_device(ordinal);
+    CUresult r = emu_check_init_device(ordinal);
     if (r == CUDA_SUCCESS)
         *device = ordinal;
     emu_unlock();
@@ -97,7 +90,7 @@ CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev)
     if (!name || len <= 0)
         return CUDA_ERROR_INVALID_VALUE;
     emu_lock();
-    CUresult r = check_device(dev);
+    CUresult r = emu_check_init_device(dev);
     if (r == CUDA_SUCCESS)
         snprintf(name, (size_t)len, "syncguard CPU emulator");
     emu_unlock();
@@ -124,7 +117,7 @@ CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevi
     if (!pi)
         return CUDA_ERROR_INVALID_VALUE;
     emu_lock();
-    CUresult r = check_device(dev);
+    CUresult r = emu_check_init_device(dev);
     if (r == CUDA_SUCCESS)
         r = attribute_value(attrib, dev, pi);
     emu_unlock();
@@ -136,7 +129,7 @@ CUresult CUDAAPI cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
     if (!bytes)
         return CUDA_ERROR_INVALID_VALUE;
     emu_lock();
-    CUresult r = check_device(dev);
+    CUresult r = emu_check_init_device(dev);
     if (r == CUDA_SUCCESS)
         *bytes = emu_total_mem();
     emu_unlock();

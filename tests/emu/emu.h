@@ -70,6 +70,9 @@ CUresult emu_check_init(void);
 int emu_device_count(void);
 /* CUDA_ERROR_INVALID_DEVICE unless dev names an emulated device. */
 CUresult emu_device_check(CUdevice dev);
+/* emu_check_init, then emu_device_check: the errors, in the driver's order,
+ * of a call that names a device (lock held). */
+CUresult emu_check_init_device(CUdevice dev);
 
 void *emu_xmalloc(size_t n);
 void *emu_xcalloc(size_t n, size_t size);
@@ -187,6 +190,9 @@ CUresult emu_ctx_current(CUcontext *out);
 CUresult emu_ctx_check(CUcontext c);
 /* Every piece of work of the context enqueued so far. */
 void emu_ctx_capture(CUcontext c, emu_deps *out);
+/* Blocks the calling host thread until the work that emu_ctx_capture names
+ * is done (lock held). */
+void emu_ctx_host_wait(CUcontext c);
 
 /* ---- stream.c ---------------------------------------------------------- */
 

@@ -109,14 +109,6 @@ void emu_mem_drop_ctx(CUcontext ctx)
     free(v);
 }
 
-static void wait_ctx_idle(CUcontext ctx)
-{
-    emu_deps d = { 0 };
-    emu_ctx_capture(ctx, &d);
-    emu_host_wait(&d);
-    emu_deps_clear(&d);
-}
-
 /* The range of `kind` starting exactly at base, or NULL. */
 static const emu_range *allocation_at(uintptr_t base, emu_mem_kind kind)
 {
@@ -128,7 +120,7 @@ static const emu_range *allocation_at(uintptr_t base, emu_mem_kind kind)
  * range (if it is still there: the wait let other threads run). */
 static void free_range(uintptr_t base, emu_mem_kind kind)
 {
-    wait_ctx_idle(allocation_at(base, kind)->ctx);
+    emu_ctx_host_wait(allocation_at(base, kind)->ctx);
     emu_range r;
     if (allocation_at(base, kind) && emu_mem_remove(base, &r))
         release_range(&r);

@@ -21,14 +21,9 @@ int main(void)
 {
     sgt_watchdog(60);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD8(dev, NEW, BYTES));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copy below is pending */
-    unsigned char *host;
-    SGT_CHECK(cuMemAllocHost((void **)&host, BYTES));
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUdeviceptr dev = sgt_device_bytes(BYTES, NEW);
+    unsigned char *host = sgt_pinned(BYTES);
     for (unsigned i = 0; i < BYTES; i++)
         host[i] = OLD;
 

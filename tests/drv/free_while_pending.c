@@ -24,14 +24,9 @@ int main(void)
 {
     sgt_watchdog(60);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD32(dev, NEW, WORDS));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copy below is pending */
-    void *host;
-    SGT_CHECK(cuMemAllocHost(&host, BYTES));
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUdeviceptr dev = sgt_device_words(WORDS, NEW);
+    void *host = sgt_pinned(BYTES);
 
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, s));

@@ -30,14 +30,9 @@ int main(void)
 {
     sgt_watchdog(60);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD32(dev, 0, WORDS));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copy below is pending */
-    uint32_t *src;
-    SGT_CHECK(cuMemAllocHost((void **)&src, BYTES));
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUdeviceptr dev = sgt_device_words(WORDS, 0);
+    uint32_t *src = sgt_pinned(BYTES);
     for (unsigned i = 0; i < WORDS; i++)
         src[i] = ORIG;
 

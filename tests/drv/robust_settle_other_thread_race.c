@@ -84,12 +84,8 @@ int main(void)
         return 77;
     }
     size_t page = (size_t)sysconf(_SC_PAGESIZE), words = page / 4;
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, 2 * QUARTER));
-    SGT_CHECK(cuMemsetD32(dev, COPIED, 2 * QUARTER / 4));
-    SGT_CHECK(cuCtxSynchronize());
-    uint32_t *host;
-    SGT_CHECK(cuMemAllocHost((void **)&host, page));
+    CUdeviceptr dev = sgt_device_words(2 * QUARTER / 4, COPIED);
+    uint32_t *host = sgt_pinned(page);
     for (size_t i = 0; i < words; i++)
         host[i] = i < 2 * QUARTER / 4 ? 0 : MINE;
     neighbour = host + words / 2 + 7;

@@ -31,14 +31,9 @@ int main(void)
 {
     sgt_watchdog(60);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, BYTES));
-    SGT_CHECK(cuMemsetD8(dev, 0, BYTES));
-    SGT_CHECK(cuCtxSynchronize());      /* only the copy below is pending */
-    unsigned char *src;
-    SGT_CHECK(cuMemAllocHost((void **)&src, BYTES));
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUdeviceptr dev = sgt_device_bytes(BYTES, 0);
+    unsigned char *src = sgt_pinned(BYTES);
     memset(src, ORIG, BYTES);
 
     /* The file: BYTES bytes of FILE_BYTE, unlinked, positioned at 0. */

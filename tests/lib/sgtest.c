@@ -216,14 +216,43 @@ void sgt_watchdog(unsigned int seconds)
     alarm(seconds);
 }
 
+CUdeviceptr sgt_device_words(size_t n, uint32_t word)
+{
+    CUdeviceptr d;
+    SGT_CHECK(cuMemAlloc(&d, n * sizeof(uint32_t)));
+    SGT_CHECK(cuMemsetD32(d, word, n));
+    SGT_CHECK(cuCtxSynchronize());
+    return d;
+}
+
+CUdeviceptr sgt_device_bytes(size_t n, unsigned char byte)
+{
+    CUdeviceptr d;
+    SGT_CHECK(cuMemAlloc(&d, n));
+    SGT_CHECK(cuMemsetD8(d, byte, n));
+    SGT_CHECK(cuCtxSynchronize());
+    return d;
+}
+
+void *sgt_pinned(size_t n)
+{
+    void *p;
+    SGT_CHECK(cuMemAllocHost(&p, n));
+    return p;
+}
+
+/* Fills SGT_WORDS words of host with SGT_OLD. */
+static void fill_old(uint32_t *host)
+{
+    for (unsigned i = 0; i < SGT_WORDS; i++)
+        host[i] = SGT_OLD;
+}
+
 void sgt_buffers(CUdeviceptr *dev, uint32_t **host)
 {
-    SGT_CHECK(cuMemAlloc(dev, SGT_BYTES));
-    SGT_CHECK(cuMemsetD32(*dev, SGT_NEW, SGT_WORDS));
-    SGT_CHECK(cuCtxSynchronize());
-    SGT_CHECK(cuMemAllocHost((void **)host, SGT_BYTES));
-    for (unsigned i = 0; i < SGT_WORDS; i++)
-        (*host)[i] = SGT_OLD;
+    *dev = sgt_device_words(SGT_WORDS, SGT_NEW);
+    *host = sgt_pinned(SGT_BYTES);
+    fill_old(*host);
 }
 
 int sgt_verdict(unsigned wrong, const char *when)
@@ -275,11 +304,8 @@ void sgt_wait_done(void)
 
 void sgt_buffers_for(CUdeviceptr *dev, uint32_t *host)
 {
-    SGT_CHECK(cuMemAlloc(dev, SGT_BYTES));
-    SGT_CHECK(cuMemsetD32(*dev, SGT_NEW, SGT_WORDS));
-    SGT_CHECK(cuCtxSynchronize());
-    for (unsigned i = 0; i < SGT_WORDS; i++)
-        host[i] = SGT_OLD;
+    *dev = sgt_device_words(SGT_WORDS, SGT_NEW);
+    fill_old(host);
 }
 
 void sgt_registered_buffers(CUdeviceptr *dev, uint32_t **host)

@@ -23,6 +23,7 @@
 #define SGTEST_H
 
 #include <cuda.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -88,6 +89,13 @@ void sgt_wait_done(void);
 
 /* Allocates and fills both, in the current context, with no work pending. */
 void sgt_buffers(CUdeviceptr *dev, uint32_t **host);
+/* The pieces, for buffers of other sizes and contents: device memory of n
+ * 32-bit words holding `word` (cuMemAlloc, cuMemsetD32), or of n bytes
+ * holding `byte` (cuMemsetD8), then cuCtxSynchronize so that no work is
+ * pending; and n bytes of pinned host memory (cuMemAllocHost). */
+CUdeviceptr sgt_device_words(size_t n, uint32_t word);
+CUdeviceptr sgt_device_bytes(size_t n, unsigned char byte);
+void *sgt_pinned(size_t n);
 /* The same for a host buffer of SGT_BYTES the test allocated itself
  * (pageable, or to be registered): filled with SGT_OLD. */
 void sgt_buffers_for(CUdeviceptr *dev, uint32_t *host);

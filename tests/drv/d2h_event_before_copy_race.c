@@ -9,6 +9,9 @@
  *
  * SG-EXPECT: early-host-read
  */
+/* This program is also built, with SG_TWIN defined, as its twin
+ * d2h_legacy_nonblocking_race.c (the lines under #ifdef SG_TWIN are the
+ * twin's). */
 #include <cuda.h>
 #include <stdint.h>
 
@@ -18,21 +21,25 @@ int main(void)
 {
     sgt_watchdog(60);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUevent ev;
-    SGT_CHECK(cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUevent ev = sgt_event();
     CUdeviceptr dev;
     uint32_t *host;
     sgt_buffers(&dev, &host);
 
+#ifdef SG_TWIN /* d2h_legacy_nonblocking_race */
+    sgt_hold *hold = sgt_hold_stream(s);
+    SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, s));
+    SGT_CHECK(cuEventRecord(ev, NULL)); /* legacy stream: not after s's copy */
+#else
     SGT_CHECK(cuEventRecord(ev, s));    /* the mistake: before the copy */
     sgt_hold *hold = sgt_hold_stream(s);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, SGT_BYTES, s));
+#endif
     SGT_CHECK(cuEventSynchronize(ev));
     sgt_release_when_host_waits(hold);
 
-    /* The race: the event completed before the copy started. */
+    /* The race: the event completed without waiting for the copy. */
     unsigned early = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
 
     SGT_CHECK(cuStreamSynchronize(s));
@@ -40,5 +47,9 @@ int main(void)
     sgt_free_buffers(dev, host);
     SGT_CHECK(cuEventDestroy(ev));
     SGT_CHECK(cuStreamDestroy(s));
+#ifdef SG_TWIN /* d2h_legacy_nonblocking_race */
+    return sgt_race_verdict(early, late, "after cuStreamSynchronize(A)");
+#else
     return sgt_race_verdict(early, late, "after cuStreamSynchronize");
+#endif
 }

@@ -21,12 +21,10 @@ int main(void)
 {
     sgt_watchdog(60);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
 #ifdef SG_TWIN /* d2h_stream_query */
 #else
-    CUevent ev;
-    SGT_CHECK(cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
+    CUevent ev = sgt_event();
 #endif
     CUdeviceptr dev;
     uint32_t *host;

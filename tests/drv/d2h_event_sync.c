@@ -17,14 +17,11 @@ int main(void)
     sgt_watchdog(60);
     sgt_init();
 #ifdef SG_TWIN /* d2h_legacy_covers_blocking */
-    CUstream a;
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_DEFAULT));   /* blocking */
+    CUstream a = sgt_stream(CU_STREAM_DEFAULT); /* blocking */
 #else
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
 #endif
-    CUevent ev;
-    SGT_CHECK(cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
+    CUevent ev = sgt_event();
     CUdeviceptr dev;
     uint32_t *host;
     sgt_buffers(&dev, &host);

@@ -19,8 +19,7 @@ int main(void)
 {
     sgt_watchdog(60);
     sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
     uint32_t *host;
     if (posix_memalign((void **)&host, (size_t)sysconf(_SC_PAGESIZE), SGT_BYTES) != 0) {
         perror("posix_memalign");

@@ -19,9 +19,8 @@ int main(void)
 {
     sgt_watchdog(60);
     sgt_init();
-    CUstream a, b;
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
-    SGT_CHECK(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+    CUstream a = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUstream b = sgt_stream(CU_STREAM_NON_BLOCKING);
     CUdeviceptr dev, scratch;
     SGT_CHECK(cuMemAlloc(&dev, SGT_BYTES));
     SGT_CHECK(cuMemAlloc(&scratch, SGT_BYTES));

@@ -16,12 +16,9 @@ int main(void)
 {
     sgt_watchdog(60);
     sgt_init();
-    CUstream a, b;
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
-    SGT_CHECK(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
-    CUevent on_a, on_b;
-    SGT_CHECK(cuEventCreate(&on_a, CU_EVENT_DISABLE_TIMING));
-    SGT_CHECK(cuEventCreate(&on_b, CU_EVENT_DISABLE_TIMING));
+    CUstream a = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUstream b = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUevent on_a = sgt_event(), on_b = sgt_event();
     CUdeviceptr dev;
     uint32_t *host;
     sgt_buffers(&dev, &host);

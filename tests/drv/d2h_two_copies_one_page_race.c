@@ -25,9 +25,8 @@ int main(void)
     sgt_watchdog(60);
     size_t page = (size_t)sysconf(_SC_PAGESIZE), half = page / 2, words = half / sizeof(uint32_t);
     sgt_init();
-    CUstream a, b;
-    SGT_CHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
-    SGT_CHECK(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+    CUstream a = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUstream b = sgt_stream(CU_STREAM_NON_BLOCKING);
     CUdeviceptr dev;
     SGT_CHECK(cuMemAlloc(&dev, page));
     SGT_CHECK(cuMemsetD32(dev, NEW_A, words));

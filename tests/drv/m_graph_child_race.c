@@ -21,8 +21,7 @@ int main(void)
     CUcontext ctx = sgt_start(&dev, &host);
     CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
 #ifdef SG_TWIN /* m_graph_relaunch_ok */
-    CUstream b;
-    SGT_CHECK(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+    CUstream b = sgt_stream(CU_STREAM_NON_BLOCKING);
 #else
     CUgraph outer;
     CUgraphNode child;

@@ -21,8 +21,7 @@ int main(void)
     CUcontext ctx = sgt_start(&dev, &host);
     CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
 #ifdef SG_TWIN /* m_graph_memcpy_node_ok */
-    CUevent e;
-    SGT_CHECK(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
+    CUevent e = sgt_event();
 #endif
     CUgraphExec exec;
     SGT_CHECK(cuGraphInstantiate(&exec, sgt_memcpy_graph(sgt_flat_dtoh(host, dev), ctx), 0));

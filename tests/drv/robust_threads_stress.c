@@ -80,8 +80,7 @@ static void *work(void *arg)
     struct worker *w = arg;
     int t = w->t;
     SGT_CHECK(cuCtxSetCurrent(ctx));
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
     CUdeviceptr dev;
     SGT_CHECK(cuMemAlloc(&dev, BUF_BYTES));
     pthread_barrier_wait(&all_set_up);

@@ -11,8 +11,9 @@
 /* ---- pinned host memory (model/pinned.c) ---- */
 #define SG_PINNED_READ_ONLY 1u /* registered memory the host cannot write */
 /* [base, base+size) is pinned; driver_base is the address the driver
- * allocated it at (hostmem.c may hand the program an address inside). */
-void sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver_base);
+ * allocated it at (hostmem.c may hand the program an address inside).
+ * -1 when out of memory: the range stays untracked (never guarded). */
+int sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver_base);
 /* Forgets the range starting at base; its size in *size, the driver's
  * address in *driver_base. 0 if found. */
 int sg_pinned_remove(uintptr_t base, size_t *size, uintptr_t *driver_base);

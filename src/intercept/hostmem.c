@@ -107,7 +107,8 @@ static CUresult alloc_pinned(int host_alloc, void **pp, size_t n, unsigned flags
     uintptr_t at = (uintptr_t)block;
     if (asked > sg_page_up(n))
         at = sg_page_up(at); /* the extra page leaves room for n after it */
-    sg_pinned_add(at, n, 0, (uintptr_t)block);
+    if (sg_pinned_add(at, n, 0, (uintptr_t)block) != 0)
+        at = (uintptr_t)block; /* untracked: free could not translate it */
     *pp = (void *)at;
     return r;
 }

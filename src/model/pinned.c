@@ -41,7 +41,7 @@ static long floor_index(uintptr_t p)
     return ans;
 }
 
-void sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver_base)
+int sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver_base)
 {
     sg_lock(&pinned_lock);
     if (count == cap) {
@@ -49,7 +49,7 @@ void sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver
         struct range *r = realloc(ranges, ncap * sizeof *r);
         if (!r) {
             sg_unlock(&pinned_lock);
-            return; /* untracked memory is treated as pageable: never guarded */
+            return -1; /* untracked memory is treated as pageable: never guarded */
         }
         ranges = r, cap = ncap;
     }
@@ -59,6 +59,7 @@ void sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver
     count++;
     atomic_store(&published_count, count);
     sg_unlock(&pinned_lock);
+    return 0;
 }
 
 int sg_pinned_remove(uintptr_t base, size_t *size, uintptr_t *driver_base)

@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "syncguard/common.h"
 #include "syncguard/guard.h"
@@ -19,7 +21,7 @@ SG_EXPORT int mprotect(void *addr, size_t len, int prot)
     uintptr_t lo = (uintptr_t)addr, hi = sg_page_up(lo + len);
     if (sg_in_syncguard || !sg_initialized() || !sg_pinned_any() || len == 0 ||
         !sg_pinned_touches(sg_page_down(lo), hi))
-        return sg_protect(lo, len, prot);
+        return (int)syscall(SYS_mprotect, lo, len, prot); /* not syncguard's to count */
     sg_lock(&sg_model_lock);
     int rc = sg_protect(lo, len, prot);
     int saved_errno = errno;

@@ -51,18 +51,21 @@ static void pinned(void *p, size_t n, unsigned flags)
 }
 
 /* Before the driver takes the range back, every copy still in flight on it
- * is reported and waited for, and no page of it stays guarded. Returns
- * the address to give the driver back. */
-static void *unpinning(void *p)
+ * is reported and waited for, and no page of it stays guarded (unless the
+ * call comes from inside syncguard, entered 0). Returns the address to give
+ * the driver back: its own, not the one isolate_pinned handed out. */
+static void *unpinning(void *p, int entered)
 {
     size_t n;
     uintptr_t driver_base;
     if (sg_pinned_remove((uintptr_t)p, &n, &driver_base) != 0)
         return p;
-    sg_access_free((uintptr_t)p, n);
-    sg_lock(&sg_model_lock);
-    sg_guard_forget_program_prot((uintptr_t)p, (uintptr_t)p + n);
-    sg_unlock(&sg_model_lock);
+    if (entered) {
+        sg_access_free((uintptr_t)p, n);
+        sg_lock(&sg_model_lock);
+        sg_guard_forget_program_prot((uintptr_t)p, (uintptr_t)p + n);
+        sg_unlock(&sg_model_lock);
+    }
     return (void *)driver_base;
 }
 
@@ -135,25 +138,15 @@ SG_WRAPPER(cuMemHostRegister_v2)(void *p, size_t n, unsigned int flags)
     return r;
 }
 
-/* The driver's address of the allocation handed out at p, forgotten;
- * for a free syncguard does not otherwise look at (made from inside
- * syncguard): the driver must still get its own address back. */
-static void *forget_allocation(void *p)
-{
-    size_t n;
-    uintptr_t driver_base;
-    return sg_pinned_remove((uintptr_t)p, &n, &driver_base) == 0 ? (void *)driver_base : p;
-}
-
 SG_WRAPPER(cuMemFreeHost)(void *p)
 {
-    p = SG_ENTER() ? unpinning(p) : forget_allocation(p);
+    p = unpinning(p, SG_ENTER());
     return SG_FORWARD(cuMemFreeHost, p);
 }
 
 SG_WRAPPER(cuMemHostUnregister)(void *p)
 {
     if (SG_ENTER())
-        unpinning(p); /* registered in place: the same address */
+        unpinning(p, 1); /* registered in place: the same address */
     return SG_FORWARD(cuMemHostUnregister, p);
 }

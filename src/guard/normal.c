@@ -67,6 +67,18 @@ void sg_guard_edges(uintptr_t lo, uintptr_t hi, void (*add)(void *, uintptr_t), 
             add(arg, windows[i].lo), add(arg, windows[i].hi);
 }
 
+/* The spans [*i, *j) that overlap [lo, hi), and with touching also those
+ * that only touch it (the list is sorted and disjoint). */
+static void spans_meeting(uintptr_t lo, uintptr_t hi, int touching, int *i, int *j)
+{
+    int a = 0, b;
+    while (a < nprogram && (touching ? program[a].hi < lo : program[a].hi <= lo))
+        a++;
+    for (b = a; b < nprogram && (touching ? program[b].lo <= hi : program[b].lo < hi); b++)
+        ;
+    *i = a, *j = b;
+}
+
 /* Replaces the spans [i, j) by the n spans of with; -1 if they do not fit. */
 static int splice(int i, int j, const struct span *with, int n)
 {
@@ -84,11 +96,8 @@ static int splice(int i, int j, const struct span *with, int n)
  * same protection that touch it merge with it. -1 if that does not fit. */
 static int set_span(uintptr_t lo, uintptr_t hi, int prot)
 {
-    int i = 0, j;
-    while (i < nprogram && program[i].hi < lo)
-        i++;
-    for (j = i; j < nprogram && program[j].lo <= hi; j++)
-        ;
+    int i, j;
+    spans_meeting(lo, hi, 1, &i, &j);
     /* [i, j) overlap or touch [lo, hi); what they have outside it stays,
      * as part of the new span where the protection is the same. */
     struct span with[3];
@@ -119,11 +128,8 @@ static int set_span(uintptr_t lo, uintptr_t hi, int prot)
 static void no_room(uintptr_t lo, uintptr_t hi)
 {
     static int said;
-    int i = 0, j;
-    while (i < nprogram && program[i].hi <= lo)
-        i++;
-    for (j = i; j < nprogram && program[j].lo < hi; j++)
-        ;
+    int i, j;
+    spans_meeting(lo, hi, 0, &i, &j);
     splice(i, j, NULL, 0);
     sg_log_warn_once(&said, "too many mprotect calls on pinned memory to remember; "
                             "syncguard may restore read-write access to some of it");

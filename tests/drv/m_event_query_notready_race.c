@@ -28,7 +28,7 @@ int main(void)
     sgt_release(hold);
     CUresult r;
     while ((r = cuEventQuery(e)) == CUDA_ERROR_NOT_READY)
-        sched_yield();                  /* bounded by the watchdog */
+        sched_yield();                  /* the hold makes this end */
     SGT_CHECK(r);
     return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after cuEventQuery returned CUDA_SUCCESS");
 #else

@@ -27,7 +27,7 @@ int main(void)
     sgt_release(hold);
     CUresult r;
     while ((r = cuStreamQuery(a)) == CUDA_ERROR_NOT_READY)
-        sched_yield();                  /* bounded by the watchdog */
+        sched_yield();                  /* the hold makes this end */
     SGT_CHECK(r);
     return sgt_verdict(SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW), "after cuStreamQuery returned CUDA_SUCCESS");
 #else

@@ -7,8 +7,7 @@
  * of a pinned ring and then signals the GPU.  Without syncguard the program
  * runs to the end.  The host's accesses touch no byte of any copy, so
  * syncguard must neither report them nor make them wait for the copies
- * (which would wait forever): no report, no hang (a 20 s watchdog turns a
- * hang into exit status 3), every value right.
+ * (which would wait forever): no report, no hang, every value right.
  *
  * SG-EXPECT: silent
  */

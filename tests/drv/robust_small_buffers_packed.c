@@ -5,15 +5,18 @@
  * writes the 16 odd buffers heavily (100000 read-modify-writes).  Those
  * bytes belong to no copy: no report, every value right (the odd buffers
  * hold exactly what the host wrote, the even ones the copied data after
- * cuStreamSynchronize), and the loop finishes in bounded time (< 20 s;
- * syncguard single-steps neighbour accesses, about 20 us each, or settles
- * the page).
+ * cuStreamSynchronize).  Every one of those accesses is a neighbour fault
+ * (the verbosity=1 counters say so) and none is taken for a race.  Its speed
+ * is measured in bench/, never bounded here: a loaded CI machine may be
+ * arbitrarily slow.
  *
  * The copies wait behind a hold on their stream, released when the host
  * first blocks in the driver, so they are certainly in flight when the loop
  * starts.
  *
  * SG-EXPECT: silent
+ * SG-OPTIONS: verbosity=1
+ * SG-GREP: stats: .* faults_race=0,
  */
 /* This program is also built, with SG_TWIN defined, as its twin
  * robust_small_buffers_gated.c (the lines under #ifdef SG_TWIN are the twin's). */
@@ -21,7 +24,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "sgt_robust.h"
@@ -33,23 +35,12 @@
 #define ACCESSES 2000u                  /* > 64: more than a handful per page */
 #define WATCHDOG_SECONDS 20
 #else
-#define ACCESSES 100000u
-#define MAX_SECONDS 20.0
+#define ACCESSES 20000u
 #define WATCHDOG_SECONDS 60
 #endif
 
 static uint32_t old_value(unsigned k) { return 0x01000000u | k; }
 static uint32_t new_value(unsigned k) { return 0xa0000000u | k; }
-
-#ifdef SG_TWIN /* robust_small_buffers_gated */
-#else
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-#endif
 
 int main(void)
 {
@@ -90,7 +81,6 @@ int main(void)
 #else
     sgt_release_when_host_waits(hold);
     CUresult q = cuStreamQuery(s);      /* NOT_READY: held */
-    double t0 = now();
 #endif
 
     /* No race: the odd buffers are the host's alone. */
@@ -101,8 +91,6 @@ int main(void)
 #ifdef SG_TWIN /* robust_small_buffers_gated */
     CUresult q = cuStreamQuery(s);      /* NOT_READY: the gate is closed */
     sgt_release(hold);
-#else
-    double elapsed = now() - t0;
 #endif
 
     SGT_CHECK(cuStreamSynchronize(s));
@@ -124,8 +112,8 @@ int main(void)
 #ifdef SG_TWIN /* robust_small_buffers_gated */
     printf("copies still gated after the host loop: %s\n", q == CUDA_ERROR_NOT_READY ? "yes" : "no");
 #else
-    printf("copies in flight at the start: %s; %u host read-modify-writes in %.3f s\n",
-           q == CUDA_ERROR_NOT_READY ? "yes" : "no", ACCESSES, elapsed);
+    printf("copies in flight at the start: %s; %u host read-modify-writes\n",
+           q == CUDA_ERROR_NOT_READY ? "yes" : "no", ACCESSES);
 #endif
     printf("after cuStreamSynchronize: %u copied words wrong, %u host words wrong\n",
            wrong_copied, wrong_host);
@@ -134,9 +122,5 @@ int main(void)
     SGT_CHECK(cuMemFree(dev));
     SGT_CHECK(cuStreamDestroy(s));
     int ok = q == CUDA_ERROR_NOT_READY && !wrong_copied && !wrong_host;
-#ifdef SG_TWIN /* robust_small_buffers_gated */
-#else
-    ok = ok && elapsed <= MAX_SECONDS;
-#endif
     return sgt_check_line(ok);
 }

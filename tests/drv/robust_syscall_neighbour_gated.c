@@ -5,8 +5,7 @@
  * producer filling its half of a pinned page, then signalling the GPU).
  * Without syncguard the program runs to the end.  The read touches no byte
  * of the copy, so syncguard must neither report it nor make it wait for the
- * copy (which would wait forever): no report, no hang (20 s watchdog: exit
- * status 3), the read transfers its full count, and after the flag and
+ * copy (which would wait forever): no report, no hang, the read transfers its full count, and after the flag and
  * cuStreamSynchronize the page holds the file's bytes and the copy's.
  *
  * SG-EXPECT: silent

@@ -15,7 +15,7 @@
  *     blocks in the driver (releasing the hold) while the readers fault,
  *     and its return releases copy 8's guard.
  * Every reader must see its copy's value, the sync must return, nothing may
- * crash or deadlock (60 s watchdog), and after cuCtxSynchronize every slot
+ * crash or deadlock, and after cuCtxSynchronize every slot
  * holds its value.  All races are one site (read_slot): exactly one report;
  * the slots read after cuCtxSynchronize (read_synced) are never reported.
  * (The copies read by the racing threads have landed before the round

@@ -11,8 +11,8 @@
  *     synchronizing (read_early, the copy held until the host blocks): a
  *     race, reported; 8 x 30 = 240 of them, all the same site, so exactly
  *     one report and 239 repeats.
- * Every read must see its iteration's value (no lost data), and the whole
- * run must finish in under 20 s (no deadlock; 60 s watchdog).
+ * Every read must see its iteration's value (no lost data), and the run
+ * ends (no deadlock).  How long it takes is measured in bench/, not here.
  *
  * Threads allocate and free only while no thread holds a stream (two
  * barriers): on the real driver cuMemFree waits for the device, so work of
@@ -34,7 +34,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "sgtest.h"
@@ -45,7 +44,6 @@
 #define EARLY_EVERY 10
 #define BUF_BYTES 2048u
 #define BUF_WORDS (BUF_BYTES / sizeof(uint32_t))
-#define MAX_SECONDS 20.0
 
 static CUcontext ctx;
 static pthread_barrier_t all_set_up, all_done;
@@ -108,13 +106,6 @@ static void *work(void *arg)
     return NULL;
 }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 int main(void)
 {
     sgt_watchdog(60);
@@ -130,7 +121,6 @@ int main(void)
     struct worker w[THREADS];
     pthread_barrier_init(&all_set_up, NULL, THREADS);
     pthread_barrier_init(&all_done, NULL, THREADS);
-    double t0 = now();
     for (int t = 0; t < THREADS; t++) {
         w[t] = (struct worker){ t, 0, 0 };
         if (pthread_create(&th[t], NULL, work, &w[t]) != 0) {
@@ -144,11 +134,10 @@ int main(void)
         wrong += w[t].wrong;
         early += w[t].early;
     }
-    double elapsed = now() - t0;
-    printf("%d threads x %d iterations in %.2f s; %u early reads; %u words read wrong\n", THREADS,
-           ITERS, elapsed, early, wrong);
+    printf("%d threads x %d iterations; %u early reads; %u words read wrong\n", THREADS, ITERS,
+           early, wrong);
     SGT_CHECK(cuMemFreeHost(arena));
-    if (wrong || elapsed > MAX_SECONDS) {
+    if (wrong) {
         printf("check: MISMATCH\n");
         return 1;
     }

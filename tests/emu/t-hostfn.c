@@ -44,7 +44,7 @@ static void wait_for_blocker(void)
 {
     struct timespec t = { 0, 1000000 };
     while (!__atomic_load_n(&blocker_started, __ATOMIC_SEQ_CST))
-        nanosleep(&t, NULL);    /* the watchdog bounds this */
+        nanosleep(&t, NULL);    /* the host function starts: the stream runs it */
 }
 
 int main(void)

@@ -155,7 +155,7 @@ def parent():
     env.setdefault("SYNCGUARD_OPTIONS", "")
     p = subprocess.run([sys.executable, os.path.abspath(__file__)], env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       universal_newlines=True, timeout=120)
+                       universal_newlines=True)
     out = p.stdout
     me = os.path.abspath(__file__)
     site = os.path.join(HERE, "copy_site.py")

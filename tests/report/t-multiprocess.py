@@ -96,7 +96,7 @@ def ranks(d):
     procs = [subprocess.Popen([prog], env=dict(env, RANK=str(i)), stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL) for i in range(3)]
     for i, p in enumerate(procs):
-        t.expect(p.wait(t.TIMEOUT) == 66, "rank %d: exit status %d" % (i, p.returncode))
+        t.expect(p.wait() == 66, "rank %d: exit status %d" % (i, p.returncode))
         check_json(p.pid, os.path.join(d, "sg.r%d.%d" % (i, p.pid)), rank=i)
         t.expect(os.path.isfile(os.path.join(d, "log.r%d.%d" % (i, p.pid))), "rank %d: log" % i)
     check_tool(d, 3)

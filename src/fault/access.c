@@ -10,13 +10,14 @@
 #include <errno.h>
 #include <sched.h>
 
-#include "syncguard/common.h"
-#include "syncguard/copies.h"
-#include "syncguard/guard.h"
-#include "syncguard/observe.h"
-#include "syncguard/resolve.h"
-#include "syncguard/stats.h"
-#include "syncguard/access.h"
+#include "base/common.h"
+#include "base/lock.h"
+#include "base/stats.h"
+#include "fault/access.h"
+#include "fault/resolve.h"
+#include "guard/guard.h"
+#include "model/copies.h"
+#include "model/sync.h"
 
 struct first_hit {
     uintptr_t lo, hi;
@@ -115,4 +116,19 @@ void sg_access_end(struct sg_access_window *w)
     sg_in_syncguard--;
     w->n = 0;
     errno = saved_errno;
+}
+
+void *sg_access_unpin(void *p, int entered)
+{
+    size_t n;
+    uintptr_t driver_base;
+    if (sg_pinned_remove((uintptr_t)p, &n, &driver_base) != 0)
+        return p;
+    if (entered) {
+        sg_access_free((uintptr_t)p, n);
+        sg_lock(&sg_model_lock);
+        sg_guard_forget_program_prot((uintptr_t)p, (uintptr_t)p + n);
+        sg_unlock(&sg_model_lock);
+    }
+    return (void *)driver_base;
 }

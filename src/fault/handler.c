@@ -24,18 +24,20 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "syncguard/common.h"
-#include "syncguard/copies.h"
-#include "syncguard/fault.h"
-#include "syncguard/guard.h"
-#include "syncguard/intercept.h"
-#include "syncguard/log.h"
-#include "syncguard/options.h"
-#include "syncguard/resolve.h"
-#include "syncguard/stats.h"
-#include "syncguard/strings.h"
+#include "base/common.h"
+#include "base/dl.h"
+#include "base/lock.h"
+#include "base/log.h"
+#include "base/options.h"
+#include "base/self.h"
+#include "base/stats.h"
+#include "driver/driver.h"
+#include "fault/fault.h"
+#include "fault/resolve.h"
+#include "fault/strings.h"
+#include "guard/guard.h"
+#include "model/copies.h"
 
-void sg_forward_signal(int sig, siginfo_t *si, void *uc);
 
 /* The last fault retried because no guard explained it (its page was
  * opened between the fault and the handler taking the lock). Such a stale

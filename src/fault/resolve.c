@@ -11,15 +11,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "syncguard/common.h"
-#include "syncguard/guard.h"
-#include "syncguard/intercept.h"
-#include "syncguard/options.h"
-#include "syncguard/python.h"
-#include "syncguard/report.h"
-#include "syncguard/resolve.h"
-#include "syncguard/stack.h"
-#include "syncguard/suppress.h"
+#include "base/common.h"
+#include "base/lock.h"
+#include "base/options.h"
+#include "capture/python.h"
+#include "capture/stack.h"
+#include "driver/driver.h"
+#include "fault/resolve.h"
+#include "guard/guard.h"
+#include "life/life.h"
+#include "model/sync.h"
+#include "report/report.h"
+#include "report/suppress.h"
 
 #define SETTLE_MAX 64
 

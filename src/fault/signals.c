@@ -2,7 +2,8 @@
  * their own later (Python's faulthandler, which pytest enables, does): such
  * a sigaction() or signal() is recorded as the program's action and
  * reported back to it as installed, while syncguard's handler stays in
- * place and passes every fault that is not its own to that action. */
+ * place and passes every fault that is not its own to that action. The
+ * sigaction() and signal() shims are preload/libc/signal.c. */
 #include "config.h"
 
 #include <dlfcn.h>
@@ -10,9 +11,10 @@
 #include <signal.h>
 #include <string.h>
 
-#include "syncguard/common.h"
-#include "syncguard/fault.h"
-#include "syncguard/intercept.h"
+#include "base/common.h"
+#include "base/dl.h"
+#include "base/lock.h"
+#include "fault/fault.h"
 
 static struct sigaction program_action[2];
 static atomic_int installed[2];
@@ -84,31 +86,11 @@ void sg_forward_signal(int sig, siginfo_t *si, void *uc)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-SG_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+void sg_fault_swap_program_action(int sig, const struct sigaction *act, struct sigaction *old)
 {
-    if (!sg_fault_owns(sig))
-        return sg_real_sigaction(sig, act, old);
     struct sigaction prev = program_action[slot_of(sig)];
     if (act)
         program_action[slot_of(sig)] = *act;
     if (old)
         *old = prev;
-    return 0;
-}
-
-SG_EXPORT sighandler_t signal(int sig, sighandler_t handler)
-{
-    if (!sg_fault_owns(sig)) {
-        static sighandler_t (*real)(int, sighandler_t);
-        if (!real)
-            real = sg_real_next("signal");
-        return real(sig, handler);
-    }
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = handler;
-    sa.sa_flags = SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    sigaction(sig, &sa, &old);
-    return old.sa_handler;
 }

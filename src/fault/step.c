@@ -23,13 +23,14 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
-#include "syncguard/common.h"
-#include "syncguard/fault.h"
-#include "syncguard/guard.h"
-#include "syncguard/options.h"
-#include "syncguard/stats.h"
+#include "base/common.h"
+#include "base/lock.h"
+#include "base/options.h"
+#include "base/stats.h"
+#include "fault/fault.h"
+#include "guard/guard.h"
+#include "model/model.h"
 
-void sg_forward_signal(int sig, siginfo_t *si, void *uc);
 
 #define TRAP_FLAG 0x100
 

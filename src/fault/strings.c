@@ -9,7 +9,7 @@
 
 #include <ucontext.h>
 
-#include "syncguard/strings.h"
+#include "fault/strings.h"
 
 #define MAX_PREFIXES 14
 #define DIRECTION_FLAG 0x400

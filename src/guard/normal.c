@@ -15,9 +15,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "syncguard/guard.h"
-#include "syncguard/log.h"
-#include "syncguard/model.h"
+#include "base/log.h"
+#include "guard/guard.h"
+#include "model/model.h"
 
 #define PROGRAM_PROTS 256
 #define WINDOWS 64
@@ -150,7 +150,7 @@ void sg_guard_forget_program_prot(uintptr_t lo, uintptr_t hi)
         no_room(lo, hi);
 }
 
-int sg_guard_window_open(uintptr_t lo, uintptr_t hi)
+int sg_guard_window_add(uintptr_t lo, uintptr_t hi)
 {
     for (int i = 0; i < nwindows; i++)
         if (windows[i].lo == lo && windows[i].hi == hi)
@@ -158,20 +158,20 @@ int sg_guard_window_open(uintptr_t lo, uintptr_t hi)
     if (nwindows == WINDOWS)
         return -1;
     windows[nwindows++] = (struct span){ lo, hi, 0, 1 };
-    sg_guard_update(lo, hi);
-    return 0;
+    return 1;
 }
 
-void sg_guard_window_close(uintptr_t lo, uintptr_t hi)
+int sg_guard_window_remove(uintptr_t lo, uintptr_t hi)
 {
     for (int i = 0; i < nwindows; i++)
         if (windows[i].lo == lo && windows[i].hi == hi) {
             if (--windows[i].count == 0) {
                 windows[i] = windows[--nwindows];
-                sg_guard_update(lo, hi);
+                return 1;
             }
-            return;
+            return 0;
         }
+    return 0;
 }
 
 void sg_guard_after_fork_child(void)

@@ -11,10 +11,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "syncguard/copies.h"
-#include "syncguard/guard.h"
-#include "syncguard/model.h"
-#include "syncguard/stats.h"
+#include "base/stats.h"
+#include "guard/guard.h"
+#include "model/copies.h"
+#include "model/model.h"
 
 #define MAX_EDGES 256
 
@@ -116,4 +116,18 @@ int sg_guard_update(uintptr_t lo, uintptr_t hi)
     if (run_prot >= 0)
         rc |= sg_protect(run_lo, hi - run_lo, run_prot);
     return rc ? -1 : 0;
+}
+
+int sg_guard_window_open(uintptr_t lo, uintptr_t hi)
+{
+    int added = sg_guard_window_add(lo, hi);
+    if (added > 0)
+        sg_guard_update(lo, hi);
+    return added < 0 ? -1 : 0;
+}
+
+void sg_guard_window_close(uintptr_t lo, uintptr_t hi)
+{
+    if (sg_guard_window_remove(lo, hi))
+        sg_guard_update(lo, hi);
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <uthash.h>
 
-#include "syncguard/model.h"
+#include "model/model.h"
 
 struct event_rec {
     CUevent e;

@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "syncguard/common.h"
-#include "syncguard/model.h"
+#include "base/lock.h"
+#include "base/page.h"
+#include "model/model.h"
 
 struct range {
     uintptr_t base;
@@ -117,7 +118,7 @@ void sg_pinned_after_fork_parent(void)
  * clean-up looks ranges up (the ranges themselves are still valid). */
 void sg_pinned_unlock_in_child(void)
 {
-    atomic_store(&pinned_lock.word, 0);
+    sg_lock_reset(&pinned_lock);
 }
 
 void sg_pinned_after_fork_child(void)
@@ -126,4 +127,20 @@ void sg_pinned_after_fork_child(void)
      * them for DMA without registering them again. */
     count = 0;
     atomic_store(&published_count, 0);
+}
+
+/* Allocations from this size up get mappings of their own from the driver,
+ * page-aligned (measured: 1 MiB and up); below it they come from its
+ * shared pool at any 512-byte step. */
+#define OWN_MAPPING_FROM (2u << 20)
+
+/* Size to ask the driver for so that n bytes fit on pages of their own:
+ * the page-rounded size, plus a page to move a pool block's start to a
+ * page boundary. 0: n as it is (too large to round). */
+size_t sg_pinned_isolated_size(size_t n)
+{
+    size_t pages = sg_page_up(n);
+    if (pages < n || pages + sg_page_size < pages)
+        return 0;
+    return n >= OWN_MAPPING_FROM ? pages : pages + sg_page_size;
 }

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <uthash.h>
 
-#include "syncguard/common.h"
-#include "syncguard/intercept.h"
-#include "syncguard/model.h"
+#include "base/lock.h"
+#include "driver/driver.h"
+#include "model/model.h"
 
 struct stream_key {
     uintptr_t a; /* user: the handle; special: the context */
@@ -28,15 +28,6 @@ struct sg_stream {
 static struct sg_stream *streams;
 static uint32_t next_idx = 1;
 static uint64_t dead_serial;
-
-CUcontext sg_current_ctx(void)
-{
-    CUcontext c = NULL;
-    const struct sg_driver *d = sg_driver();
-    if (d->cuCtxGetCurrent)
-        d->cuCtxGetCurrent(&c);
-    return c;
-}
 
 static struct sg_stream *find(struct stream_key k)
 {

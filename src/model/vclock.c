@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "syncguard/model.h"
+#include "model/model.h"
 
 static long find(const struct sg_vc *vc, uint32_t stream)
 {

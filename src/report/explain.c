@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "syncguard/explain.h"
-#include "syncguard/intercept.h"
-#include "syncguard/symbolize.h"
+#include "base/dl.h"
+#include "base/self.h"
+#include "report/explain.h"
+#include "report/symbolize.h"
 
 /* "file:line" or "function (module+0x..)" of the first frame outside
  * syncguard and the CUDA libraries' own frames is what the user wrote. */

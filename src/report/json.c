@@ -10,10 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "syncguard/common.h"
-#include "syncguard/json.h"
-#include "syncguard/log.h"
-#include "syncguard/options.h"
+#include "base/common.h"
+#include "base/lock.h"
+#include "base/log.h"
+#include "base/options.h"
+#include "report/json.h"
 
 enum { FILE_UNOPENED = -1, FILE_FAILED = -2 };
 

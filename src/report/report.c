@@ -12,16 +12,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "syncguard/explain.h"
-#include "syncguard/intercept.h"
-#include "syncguard/json.h"
-#include "syncguard/log.h"
-#include "syncguard/options.h"
-#include "syncguard/python.h"
-#include "syncguard/report.h"
-#include "syncguard/suppress.h"
-#include "syncguard/stats.h"
-#include "syncguard/symbolize.h"
+#include "base/dl.h"
+#include "base/log.h"
+#include "base/options.h"
+#include "base/self.h"
+#include "base/stats.h"
+#include "capture/python.h"
+#include "report/explain.h"
+#include "report/json.h"
+#include "report/report.h"
+#include "report/suppress.h"
+#include "report/symbolize.h"
 
 #define DEDUP_SLOTS 1024
 #define EXPLANATION_MAX 8192

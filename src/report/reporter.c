@@ -15,9 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "syncguard/common.h"
-#include "syncguard/log.h"
-#include "syncguard/report.h"
+#include "base/common.h"
+#include "base/lock.h"
+#include "base/log.h"
+#include "report/report.h"
 
 #define RING 16
 #define WAIT_STEPS 100 /* x 100 ms */

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "syncguard/report.h"
-#include "syncguard/suppress.h"
+#include "report/report.h"
+#include "report/suppress.h"
 
 static struct sg_suppression *supps;
 static int nsupps;

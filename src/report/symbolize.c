@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "syncguard/symbolize.h"
+#include "report/symbolize.h"
 
 static Dwfl *dwfl;
 

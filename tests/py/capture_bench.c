@@ -1,5 +1,5 @@
 /* capture_bench.c: times sg_python_capture in the Python process that loads
- * it (capture_bench.py builds it with src/report/python.c and stand-ins for
+ * it (capture_bench.py builds it with src/capture/python.c and stand-ins for
  * the rest of libsyncguard). Also usable from a plain C program, to time the
  * not-Python path. */
 #include <dlfcn.h>
@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "syncguard/options.h"
-#include "syncguard/python.h"
+#include "base/options.h"
+#include "capture/python.h"
 
 __thread int sg_in_syncguard;
 struct sg_options sg_opt;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The cost of sg_python_capture, in this interpreter and in a plain C program.
 
-Builds capture_bench.c with ../../src/report/python.c (gcc, or CC; cuda.h
+Builds capture_bench.c with ../../src/capture/python.c (gcc, or CC; cuda.h
 from CUDA_HOME, default /usr/local/cuda; or CAPTURE_BENCH_BUILT names a
 directory where it was built already, as bench.so and bench)
 into a temporary directory, then times captures at a few Python stack
@@ -22,9 +22,9 @@ TOP = os.path.join(HERE, "..", "..")
 def build(tmp):
     cc = os.environ.get("CC", "gcc")
     cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-    flags = ["-O2", "-std=gnu11", "-D_GNU_SOURCE", "-I" + TOP, "-I" + os.path.join(TOP, "include"),
+    flags = ["-O2", "-std=gnu11", "-D_GNU_SOURCE", "-I" + TOP, "-I" + os.path.join(TOP, "src"),
              "-I" + os.path.join(cuda, "include")]
-    srcs = [os.path.join(HERE, "capture_bench.c"), os.path.join(TOP, "src", "report", "python.c")]
+    srcs = [os.path.join(HERE, "capture_bench.c"), os.path.join(TOP, "src", "capture", "python.c")]
     if not os.path.exists(os.path.join(TOP, "config.h")):
         with open(os.path.join(tmp, "config.h"), "w") as f:
             f.write("/* stand-in */\n")

@@ -3,3 +3,7 @@
 # to tests/.
 TESTS += tools/t-launcher.sh
 EXTRA_DIST += tools/t-launcher.sh
+
+# The floors of libsyncguard: no upward include or symbol, no circle.
+TESTS += tools/t-layers.sh
+EXTRA_DIST += tools/t-layers.sh

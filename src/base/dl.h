@@ -1,0 +1,26 @@
+/* Finding the real definitions of functions that syncguard's own hide: the
+ * real dlsym (which the preload layer replaces) and the next definition
+ * of a C library function. */
+#ifndef SG_BASE_DL_H
+#define SG_BASE_DL_H
+
+/* The real dlsym, which syncguard's own dlsym hides. */
+void *sg_real_dlsym(void *handle, const char *name);
+/* Looks up the real dlsym (glibc's versioned one) and remembers it in
+ * sg_real_dlsym_ptr; the preload layer's dlsym stub jumps through that. */
+void *sg_resolve_real_dlsym(void);
+extern void *sg_real_dlsym_ptr;
+/* The definition of a C library function that syncguard's own hides: the
+ * next one after syncguard, else libc's own (when a library defining it
+ * comes before syncguard in LD_PRELOAD). */
+void *sg_real_next(const char *name);
+
+/* The next definition of a function, looked up once into *slot: the lazy
+ * look-up behind every libc shim (preload/shim.h). */
+void *sg_real_next_cached(void **slot, const char *name);
+
+/* Warns once when syncguard is not first in the search order for dlsym
+ * (after sg_self_init). */
+void sg_check_preload_order(void);
+
+#endif

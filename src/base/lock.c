@@ -1,0 +1,71 @@
+/* The futex lock declared in lock.h. It exists because the fault handler
+ * must be able to take the model lock: pthread mutexes are not specified as
+ * async-signal-safe, while an atomic exchange and a futex system call are. */
+#include "config.h"
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "base/common.h"
+#include "base/lock.h"
+
+static SG_TLS long cached_tid;
+
+long sg_gettid(void)
+{
+    if (SG_UNLIKELY(cached_tid == 0))
+        cached_tid = syscall(SYS_gettid);
+    return cached_tid;
+}
+
+void sg_forget_tid(void)
+{
+    cached_tid = 0;
+}
+
+static void futex_wait(atomic_int *w, int val)
+{
+    syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake_one(atomic_int *w)
+{
+    syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+void sg_lock(sg_lock_t *l)
+{
+    int c = 0;
+    if (atomic_compare_exchange_strong(&l->word, &c, 1))
+        goto got;
+    if (c != 2)
+        c = atomic_exchange(&l->word, 2);
+    while (c != 0) {
+        futex_wait(&l->word, 2);
+        c = atomic_exchange(&l->word, 2);
+    }
+got:
+    atomic_store_explicit(&l->owner, sg_gettid(), memory_order_relaxed);
+}
+
+void sg_unlock(sg_lock_t *l)
+{
+    atomic_store_explicit(&l->owner, 0, memory_order_relaxed);
+    if (atomic_fetch_sub(&l->word, 1) != 1) {
+        atomic_store(&l->word, 0);
+        futex_wake_one(&l->word);
+    }
+}
+
+int sg_lock_held_by_me(sg_lock_t *l)
+{
+    return atomic_load_explicit(&l->word, memory_order_relaxed) != 0 &&
+           atomic_load_explicit(&l->owner, memory_order_relaxed) == sg_gettid();
+}
+
+void sg_lock_reset(sg_lock_t *l)
+{
+    atomic_store(&l->word, 0);
+    atomic_store_explicit(&l->owner, 0, memory_order_relaxed);
+}

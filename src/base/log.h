@@ -1,0 +1,42 @@
+/* Where syncguard's output goes (log_path) and how it gets there. */
+#ifndef SG_BASE_LOG_H
+#define SG_BASE_LOG_H
+
+#include <stddef.h>
+
+/* Writes all of buf to the log, opening the log file on first use.
+ * Async-signal-safe once the log is open. */
+void sg_log_write(const char *buf, size_t len);
+/* Writes all of buf to fd with the write system call itself, not through
+ * syncguard's own write() shim. Async-signal-safe. */
+void sg_write_all(int fd, const char *buf, size_t len);
+/* printf to the log; normal context only. */
+void sg_log_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "==PID==ERROR: syncguard: ..." on stderr and in the log; normal context. */
+void sg_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "==PID==WARNING: syncguard: ..." on the log, once per call site key. */
+void sg_log_warn_once(int *said, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Expands %p and %r in a log_path/json_path prefix into out; appends .PID
+ * when the prefix has no %p. Returns 0, or -1 when it does not fit. */
+int sg_log_expand_path(const char *prefix, char *out, size_t outlen);
+/* Creates the file for a process: never follows a symlink, never truncates
+ * or appends to a file that exists (it tries NAME.1, NAME.2, ...). */
+int sg_log_create_file(const char *path);
+/* The log is opened lazily in the process that writes first; after fork the
+ * child must open its own. */
+void sg_log_after_fork_child(void);
+/* Small signal-safe formatting helpers. */
+size_t sg_fmt_u64(char *out, unsigned long long v, int base);
+
+/* A log line built without allocation or stdio, for the fault handler:
+ * sg_line_begin writes "==PID==", the others append (what does not fit is
+ * cut), sg_line_write logs it. */
+struct sg_line {
+    char buf[256];
+    size_t n;
+};
+void sg_line_begin(struct sg_line *l);
+void sg_line_str(struct sg_line *l, const char *s);
+void sg_line_num(struct sg_line *l, unsigned long long v, int base);
+void sg_line_write(const struct sg_line *l);
+#endif

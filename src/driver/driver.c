@@ -1,0 +1,71 @@
+/* libcuda.so.1 and the driver functions syncguard calls for itself. */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <stdatomic.h>
+
+#include "base/common.h"
+#include "base/dl.h"
+#include "base/log.h"
+#include "driver/driver.h"
+
+void *sg_libcuda(void)
+{
+    static void *_Atomic handle;
+    void *h = atomic_load(&handle);
+    if (h)
+        return h;
+    h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (!h)
+        h = dlopen("libcuda.so.1", RTLD_LAZY);
+    if (!h) {
+        static int said;
+        sg_log_warn_once(&said, "cannot load libcuda.so.1 (%s); CUDA calls will fail", dlerror());
+        return NULL;
+    }
+    atomic_store(&handle, h);
+    return h;
+}
+
+static void *driver_fn(const char *name)
+{
+    void *lib = sg_libcuda();
+    return lib ? sg_real_dlsym(lib, name) : NULL;
+}
+
+const struct sg_driver *sg_driver(void)
+{
+    static struct sg_driver d;
+    static atomic_int ready;
+    if (SG_LIKELY(atomic_load_explicit(&ready, memory_order_acquire)))
+        return &d;
+    /* Racing threads fill it with the same values: harmless. */
+    d.cuCtxGetCurrent = driver_fn("cuCtxGetCurrent");
+    d.cuCtxPushCurrent = driver_fn("cuCtxPushCurrent_v2");
+    d.cuCtxPopCurrent = driver_fn("cuCtxPopCurrent_v2");
+    d.cuStreamGetFlags = driver_fn("cuStreamGetFlags");
+    d.cuStreamGetCtx = driver_fn("cuStreamGetCtx");
+    d.cuStreamIsCapturing = driver_fn("cuStreamIsCapturing");
+    d.cuEventCreate = driver_fn("cuEventCreate");
+    d.cuEventDestroy = driver_fn("cuEventDestroy_v2");
+    d.cuEventRecord = driver_fn("cuEventRecord");
+    d.cuEventQuery = driver_fn("cuEventQuery");
+    d.cuEventSynchronize = driver_fn("cuEventSynchronize");
+    d.cuStreamSynchronize = driver_fn("cuStreamSynchronize");
+    d.cuGraphGetNodes = driver_fn("cuGraphGetNodes");
+    d.cuGraphNodeGetType = driver_fn("cuGraphNodeGetType");
+    d.cuGraphMemcpyNodeGetParams = driver_fn("cuGraphMemcpyNodeGetParams");
+    d.cuGraphChildGraphNodeGetGraph = driver_fn("cuGraphChildGraphNodeGetGraph");
+    d.cuGraphHostNodeGetParams = driver_fn("cuGraphHostNodeGetParams");
+    atomic_store_explicit(&ready, 1, memory_order_release);
+    return &d;
+}
+
+CUcontext sg_current_ctx(void)
+{
+    CUcontext c = NULL;
+    const struct sg_driver *d = sg_driver();
+    if (d->cuCtxGetCurrent)
+        d->cuCtxGetCurrent(&c);
+    return c;
+}

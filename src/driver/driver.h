@@ -1,0 +1,36 @@
+/* The driver for syncguard's own use: libcuda.so.1, and the functions
+ * syncguard calls for itself and does not wrap. */
+#ifndef SG_DRIVER_DRIVER_H
+#define SG_DRIVER_DRIVER_H
+
+#include <cuda.h>
+
+struct sg_driver {
+    CUresult (*cuCtxGetCurrent)(CUcontext *);
+    CUresult (*cuCtxPushCurrent)(CUcontext);
+    CUresult (*cuCtxPopCurrent)(CUcontext *);
+    CUresult (*cuStreamGetFlags)(CUstream, unsigned int *);
+    CUresult (*cuStreamGetCtx)(CUstream, CUcontext *);
+    CUresult (*cuStreamIsCapturing)(CUstream, CUstreamCaptureStatus *);
+    CUresult (*cuEventCreate)(CUevent *, unsigned int);
+    CUresult (*cuEventDestroy)(CUevent);
+    CUresult (*cuEventRecord)(CUevent, CUstream);
+    CUresult (*cuEventQuery)(CUevent);
+    CUresult (*cuEventSynchronize)(CUevent);
+    CUresult (*cuStreamSynchronize)(CUstream);
+    CUresult (*cuGraphGetNodes)(CUgraph, CUgraphNode *, size_t *);
+    CUresult (*cuGraphNodeGetType)(CUgraphNode, CUgraphNodeType *);
+    CUresult (*cuGraphMemcpyNodeGetParams)(CUgraphNode, CUDA_MEMCPY3D *);
+    CUresult (*cuGraphChildGraphNodeGetGraph)(CUgraphNode, CUgraph *);
+    CUresult (*cuGraphHostNodeGetParams)(CUgraphNode, CUDA_HOST_NODE_PARAMS *);
+};
+/* Filled on first use; members are NULL where the driver lacks them. */
+const struct sg_driver *sg_driver(void);
+
+/* libcuda.so.1, loaded if the program has not loaded it yet. */
+void *sg_libcuda(void);
+
+/* The current context, from the driver (not wrapped). */
+CUcontext sg_current_ctx(void);
+
+#endif

@@ -1,0 +1,35 @@
+/* Fault handling: SIGSEGV on a guarded page is matched to its copy and
+ * handled per mode; SIGTRAP ends a single step over a shared page. Every
+ * other fault goes to the program's own handler or the default action. */
+#ifndef SG_FAULT_FAULT_H
+#define SG_FAULT_FAULT_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <ucontext.h>
+
+/* Installs the handlers (from sg_init). */
+void sg_fault_install(void);
+/* The program's view of its SIGSEGV/SIGTRAP disposition, which syncguard
+ * keeps while its own handler stays installed (signals.c). */
+int sg_fault_owns(int sig);
+void sg_fault_get_program_action(int sig, struct sigaction *out);
+void sg_fault_set_program_action(int sig, const struct sigaction *act);
+/* The sigaction() shim's work on a signal syncguard owns: the program's
+ * action becomes act (if given), the one before it goes to old. */
+void sg_fault_swap_program_action(int sig, const struct sigaction *act, struct sigaction *old);
+/* Delivers a signal that is not syncguard's as if syncguard were absent. */
+void sg_forward_signal(int sig, siginfo_t *si, void *uc);
+/* The real sigaction, past syncguard's own. */
+int sg_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+
+/* ---- single-stepping (step.c), with sg_model_lock held ---- */
+enum { SG_STEP_TIRED = 1, SG_STEP_EXHAUSTED = 2 };
+/* Counts this thread's fault on page at pc: 0, or how tired it is of it. */
+int sg_step_tired(uintptr_t page, uintptr_t pc);
+void sg_step_rested(void);
+/* Opens page for one instruction; 0 when it cannot (settle instead). */
+int sg_step_begin(uintptr_t page, ucontext_t *uc);
+void sg_step_install(void);
+
+#endif

@@ -1,0 +1,33 @@
+/* Resolving an access to memory of a pending copy, whether it arrived as a
+ * fault (fault/handler.c) or was seen in a system call (fault/access.c):
+ * report per mode, wait for the copy, release its guard. Signal-safe. */
+#ifndef SG_FAULT_RESOLVE_H
+#define SG_FAULT_RESOLVE_H
+
+#include <stdint.h>
+#include <ucontext.h>
+
+#include "model/copies.h"
+
+enum sg_access {
+    SG_ACCESS_READ = 0,
+    SG_ACCESS_WRITE = 1,
+    SG_ACCESS_FREE = 2, /* the memory goes back to the driver */
+};
+
+/* Called with sg_model_lock held; returns with it released. c conflicts
+ * with an access (enum sg_access) at addr; uc is the signal context (NULL:
+ * the access is the caller's own, e.g. a system call about to run). */
+void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc);
+
+/* Called with sg_model_lock held; returns with it released. Waits for every
+ * active copy over the pages of [lo, hi) and opens them, reporting nothing:
+ * for accesses that touch a guarded page but no copy's bytes. */
+void sg_settle(uintptr_t lo, uintptr_t hi);
+
+/* Called with sg_model_lock held. If every active copy over the pages of
+ * [lo, hi) has finished on the device, settles them (no wait) and returns 1
+ * with the lock released; else returns 0 with it still held. */
+int sg_settle_if_done(uintptr_t lo, uintptr_t hi);
+
+#endif

@@ -1,0 +1,50 @@
+/* Page guarding: host pages of in-flight copies get PROT_NONE (D2H
+ * destinations) or PROT_READ (H2D sources) until the host observes
+ * completion. Async-signal-safe: no allocation, only mprotect. */
+#ifndef SG_GUARD_GUARD_H
+#define SG_GUARD_GUARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/page.h"
+
+/* Gives every page of [lo, hi) (page aligned) the protection that the
+ * active copies over it require, or its normal protection if none does.
+ * Adjacent pages that end up alike are changed by one mprotect call.
+ * With sg_model_lock held. Returns 0, or -1 if an mprotect failed. */
+int sg_guard_update(uintptr_t lo, uintptr_t hi);
+
+/* mprotect as a system call: neither syncguard's own mprotect shim nor
+ * anything a signal handler must avoid. */
+int sg_protect(uintptr_t lo, size_t len, int prot);
+
+/* Counts sg_protect calls: a fault that no guard explains is stale (the
+ * page was opened after it) only if protections changed since. */
+unsigned long sg_protect_epoch(void);
+
+/* ---- guard/normal.c, with sg_model_lock held ---- */
+/* A page's protection when no copy restricts it. */
+int sg_guard_normal_prot(uintptr_t page);
+/* The program set prot on [lo, hi) (pinned memory, page aligned): keep
+ * it, over whatever it asked for there before. */
+void sg_guard_program_prot(uintptr_t lo, uintptr_t hi, int prot);
+/* [lo, hi) is no longer pinned: forget what the program asked for on the
+ * pages wholly inside it. */
+void sg_guard_forget_program_prot(uintptr_t lo, uintptr_t hi);
+/* Pages held open for a system call (pages.c): opened (and unprotected)
+ * or closed (and protected again) by the window set below; open returns
+ * -1 when no window is left. */
+int sg_guard_window_open(uintptr_t lo, uintptr_t hi);
+void sg_guard_window_close(uintptr_t lo, uintptr_t hi);
+/* The window set (normal.c): add returns 1 for a new window, 0 for one
+ * held once more, -1 when full; remove returns 1 when the last holder of
+ * a window let it go. */
+int sg_guard_window_add(uintptr_t lo, uintptr_t hi);
+int sg_guard_window_remove(uintptr_t lo, uintptr_t hi);
+int sg_guard_in_window(uintptr_t page);
+/* Calls add for each edge of a program protection or window in [lo, hi). */
+void sg_guard_edges(uintptr_t lo, uintptr_t hi, void (*add)(void *, uintptr_t), void *arg);
+void sg_guard_after_fork_child(void);
+
+#endif

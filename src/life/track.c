@@ -1,0 +1,94 @@
+/* A copy's start: the driver accepted it, so its slot is filled, an event
+ * is recorded after it on its stream, and its pages are guarded. */
+#include "config.h"
+
+#include <unistd.h>
+
+#include "base/lock.h"
+#include "base/log.h"
+#include "base/options.h"
+#include "base/page.h"
+#include "base/stats.h"
+#include "driver/driver.h"
+#include "driver/eventpool.h"
+#include "guard/guard.h"
+#include "life/life.h"
+#include "report/report.h"
+
+static uint64_t next_id = 1;
+
+static void fill(struct sg_copy *c, const struct sg_copy_request *rq,
+                 const struct sg_stream_info *si, uint64_t seq, CUevent ev, const uintptr_t *pcs,
+                 int npcs)
+{
+    c->state = SG_COPY_ACTIVE;
+    c->settling = 0;
+    c->id = next_id++;
+    c->base = rq->base;
+    c->shape = rq->shape;
+    c->size = sg_shape_extent(&rq->shape);
+    c->pg_lo = sg_page_down(rq->base);
+    c->pg_hi = sg_page_up(rq->base + c->size);
+    c->guard = rq->guard;
+    c->api = rq->api;
+    c->stream = *si;
+    c->seq = seq;
+    c->sync_serial = sg_sync_serial();
+    c->event = ev;
+    c->tid = sg_gettid();
+    c->npcs = npcs < SG_MAX_FRAMES ? npcs : SG_MAX_FRAMES;
+    for (int i = 0; i < c->npcs; i++)
+        c->pcs[i] = pcs[i];
+    c->npy = rq->npy < SG_MAX_PYFRAMES ? rq->npy : SG_MAX_PYFRAMES;
+    for (int i = 0; i < c->npy; i++)
+        c->py[i] = rq->py[i];
+}
+
+void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int npcs)
+{
+    static int said_full, said_mprotect;
+    if (sg_shape_extent(&rq->shape) == 0)
+        return;
+    sg_reporter_ensure_started();
+
+    /* The event goes into the stream right after the copy; it needs the
+     * stream's context, which only the model knows for user streams. */
+    sg_lock(&sg_model_lock);
+    struct sg_stream_info si;
+    sg_stream_info(sg_stream_get(rq->stream, rq->per_thread), &si);
+    sg_unlock(&sg_model_lock);
+    CUevent ev = sg_event_pool_get(si.ctx);
+    if (ev && sg_driver()->cuEventRecord(ev, si.handle) != CUDA_SUCCESS) {
+        sg_event_pool_put(si.ctx, ev);
+        ev = NULL;
+    }
+
+    sg_lock(&sg_model_lock);
+    struct sg_stream *s = sg_stream_get(rq->stream, rq->per_thread);
+    uint64_t seq = sg_stream_enqueue(s);
+    struct sg_copy *c = sg_copies_alloc();
+    if (!c) {
+        sg_unlock(&sg_model_lock);
+        sg_event_pool_put(si.ctx, ev);
+        sg_log_warn_once(&said_full,
+                         "more than max_pending=%ld copies in flight; further copies run "
+                         "unguarded until some complete",
+                         sg_opt.max_pending);
+        return;
+    }
+    fill(c, rq, &si, seq, ev, pcs, npcs);
+    if (sg_guard_update(c->pg_lo, c->pg_hi) < 0) {
+        sg_copy_release(c);
+        sg_unlock(&sg_model_lock);
+        sg_log_warn_once(&said_mprotect,
+                         "cannot protect the host pages of a copy (mprotect failed); it runs "
+                         "unguarded");
+        return;
+    }
+    sg_stat_add(SG_STAT_pages_guarded, (c->pg_hi - c->pg_lo) / sg_page_size);
+    if (sg_opt.verbosity >= 2)
+        sg_log_printf("==%d==syncguard: copy #%llu %s %#lx+%zu guarded on stream %p\n",
+                      (int)getpid(), (unsigned long long)c->id, rq->api,
+                      (unsigned long)rq->base, c->size, (void *)si.handle);
+    sg_unlock(&sg_model_lock);
+}

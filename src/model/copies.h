@@ -1,0 +1,96 @@
+/* In-flight copies: one slot per guarded host range of an asynchronous
+ * copy. The table lives in memory mapped at start-up so that the fault
+ * handler can search and release slots without allocating. */
+#ifndef SG_MODEL_COPIES_H
+#define SG_MODEL_COPIES_H
+
+#include <cuda.h>
+#include <stdint.h>
+
+#include "capture/python.h"
+#include "model/model.h"
+#include "model/shape.h"
+
+#define SG_MAX_FRAMES 64
+
+enum sg_guard_kind {
+    SG_GUARD_NO_ACCESS, /* device writes the host range: D2H destination */
+    SG_GUARD_READ_ONLY, /* device reads the host range: H2D source */
+};
+
+enum sg_copy_state { SG_COPY_FREE, SG_COPY_ACTIVE, SG_COPY_HANDLING };
+
+struct sg_copy {
+    int state;
+    /* HANDLING only because a thread settles its page, and no observation
+     * has covered it since: an access by another thread meanwhile is a
+     * race nobody else reports. */
+    unsigned char settling;
+    uint64_t id;
+    uintptr_t base; /* the copy's host bytes start here... */
+    size_t size;    /* ...and end within size bytes (the extent) */
+    struct sg_shape shape; /* which bytes of the extent are the copy's */
+    uintptr_t pg_lo, pg_hi; /* the pages they lie on */
+    int guard;              /* enum sg_guard_kind */
+    const char *api;        /* the entry point, for reports */
+    struct sg_stream_info stream;
+    uint64_t seq; /* position on its stream */
+    uint64_t sync_serial; /* the host's last observation before the copy */
+    CUevent event; /* recorded right after the copy; NULL if that failed */
+    long tid;
+    int npcs;
+    uintptr_t pcs[SG_MAX_FRAMES];
+    int npy;
+    struct sg_pyframe py[SG_MAX_PYFRAMES];
+    uint32_t active_pos;
+};
+
+
+/* The first byte in [lo, hi) that c transfers, or 0 if every byte there
+ * lies outside c or in a gap between its rows or slices: where an access
+ * of [lo, hi) meets c. Arithmetic only (safe in the fault handler). */
+uintptr_t sg_copy_first_touched(const struct sg_copy *c, uintptr_t lo, uintptr_t hi);
+
+/* Whether an access of [lo, hi) touches a byte c transfers: what decides
+ * a conflict. A page guarded for c may hold bytes c does not touch. */
+static inline int sg_copy_touches(const struct sg_copy *c, uintptr_t lo, uintptr_t hi)
+{
+    return sg_copy_first_touched(c, lo, hi) != 0;
+}
+
+/* Whether a conflicting access to c now is a race for the accessing thread
+ * to report: c is active, or another thread is only settling its page and
+ * no observation has covered c since. Lock held. */
+static inline int sg_copy_unclaimed(const struct sg_copy *c)
+{
+    return c->state == SG_COPY_ACTIVE || c->settling;
+}
+
+/* Maps the table; called once at start-up. */
+int sg_copies_init(long max_pending);
+
+/* ---- with sg_model_lock held (safe in the fault handler) ---- */
+/* The copy whose host bytes include addr and forbid the access, preferring
+ * one whose race is still unclaimed (sg_copy_unclaimed); *page_guarded tells
+ * whether addr's page is guarded. */
+struct sg_copy *sg_copies_find(uintptr_t addr, int is_write, int *page_guarded);
+/* A free slot, now active (its fields are the caller's to fill); NULL
+ * when the table is full. Counts a guarded copy. */
+struct sg_copy *sg_copies_alloc(void);
+/* Frees a copy's slot and gives its event back; its pages are the
+ * caller's to update. The caller must not use c afterwards. */
+void sg_copy_forget(struct sg_copy *c);
+/* The active copies: count and the i-th (i < count; forgetting one moves
+ * the last into its place). The count is also read without the lock. */
+uint32_t sg_copies_active_count(void);
+struct sg_copy *sg_copies_active_at(uint32_t i);
+/* Calls fn for each active copy overlapping [lo, hi). */
+void sg_copies_overlapping(uintptr_t lo, uintptr_t hi, void (*fn)(struct sg_copy *, void *),
+                           void *arg);
+uint64_t sg_copies_guarded_total(void);
+
+/* In a forked child: forget every copy, after open(lo, hi) has been called
+ * for the pages of each (with none left in the table). */
+void sg_copy_table_after_fork_child(void (*open)(uintptr_t lo, uintptr_t hi));
+
+#endif

@@ -1,0 +1,97 @@
+/* The synchronization model: which host memory is pinned, which copies are
+ * in flight, and what the host has observed to be complete (happens-before
+ * between the host and each stream, tracked with vector clocks). */
+#ifndef SG_MODEL_MODEL_H
+#define SG_MODEL_MODEL_H
+
+#include <cuda.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/lock.h"
+
+/* The one lock around the synchronization model, the copy table and page
+ * protections. Never held across a call that can block in the driver. */
+extern sg_lock_t sg_model_lock;
+
+/* ---- pinned host memory (model/pinned.c) ---- */
+#define SG_PINNED_READ_ONLY 1u /* registered memory the host cannot write */
+/* [base, base+size) is pinned; driver_base is the address the driver
+ * allocated it at (hostmem.c may hand the program an address inside).
+ * -1 when out of memory: the range stays untracked (never guarded). */
+int sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver_base);
+/* Forgets the range starting at base; its size in *size, the driver's
+ * address in *driver_base. 0 if found. */
+int sg_pinned_remove(uintptr_t base, size_t *size, uintptr_t *driver_base);
+/* Whether [p, p+n) lies in one pinned range; its flags in *flags. */
+int sg_pinned_lookup(uintptr_t p, size_t n, unsigned *flags);
+/* Whether any byte of the page-rounded [lo, hi) is pinned (fault handler:
+ * a protection fault there that no copy explains may be a release race). */
+int sg_pinned_touches(uintptr_t lo, uintptr_t hi);
+/* Size to ask the driver for so that n bytes fit on pages of their own
+ * (isolate_pinned): the page-rounded size, plus a page to move a pool
+ * block's start to a page boundary unless n is large enough for a mapping
+ * of its own. 0: n as it is (too large to round). */
+size_t sg_pinned_isolated_size(size_t n);
+/* Lock-free snapshot count, for the hot path: no pinned memory, no work. */
+int sg_pinned_any(void);
+/* fork() with the ranges' own lock held (taken after sg_model_lock). */
+void sg_pinned_before_fork(void);
+void sg_pinned_after_fork_parent(void);
+/* In the child: the lock freed before the child's clean-up looks ranges
+ * up; then every range forgotten (the child must pin again). */
+void sg_pinned_unlock_in_child(void);
+void sg_pinned_after_fork_child(void);
+
+/* ---- vector clocks (model/vclock.c) ---- */
+struct sg_vc_entry {
+    uint32_t stream;
+    uint64_t seq;
+};
+struct sg_vc {
+    uint32_t n, cap;
+    struct sg_vc_entry *e;
+};
+uint64_t sg_vc_get(const struct sg_vc *vc, uint32_t stream);
+void sg_vc_raise(struct sg_vc *vc, uint32_t stream, uint64_t seq);
+void sg_vc_join(struct sg_vc *dst, const struct sg_vc *src);
+void sg_vc_copy(struct sg_vc *dst, const struct sg_vc *src);
+void sg_vc_free(struct sg_vc *vc);
+
+/* ---- streams and events (model/streams.c, model/events.c) ---- */
+enum sg_stream_kind { SG_STREAM_USER, SG_STREAM_LEGACY, SG_STREAM_PER_THREAD };
+
+struct sg_stream_info {
+    uint32_t idx;       /* dense index, the vector-clock key */
+    int kind;           /* enum sg_stream_kind */
+    int blocking;       /* synchronizes with the legacy stream */
+    CUstream handle;    /* as the driver accepts it from any thread */
+    CUcontext ctx;
+};
+
+/* Everything below runs with sg_model_lock held. */
+
+/* The stream a handle means in a call whose entry point is per_thread or
+ * not; created on first sight. */
+struct sg_stream *sg_stream_get(CUstream h, int per_thread);
+void sg_stream_info(const struct sg_stream *s, struct sg_stream_info *out);
+/* Enqueues a tracked operation: applies the legacy-stream rules, returns
+ * the operation's sequence number on s. */
+uint64_t sg_stream_enqueue(struct sg_stream *s);
+/* What the host learns when everything enqueued on s so far is complete. */
+void sg_stream_snapshot(struct sg_stream *s, struct sg_vc *out);
+/* cuStreamWaitEvent: later work on s follows the event's captured work. */
+void sg_stream_wait_vc(struct sg_stream *s, const struct sg_vc *vc);
+void sg_stream_created(CUstream h, unsigned flags, CUcontext ctx);
+void sg_stream_destroyed(CUstream h);
+/* The join of every stream of ctx (cuCtxSynchronize); NULL: of all. */
+void sg_ctx_snapshot(CUcontext ctx, struct sg_vc *out);
+/* Forget per-thread streams etc. in a forked child. */
+void sg_streams_after_fork_child(void);
+
+void sg_event_recorded(CUevent e, const struct sg_vc *captured);
+/* The work an event stands for (empty if never recorded). */
+void sg_event_snapshot(CUevent e, struct sg_vc *out);
+void sg_event_destroyed(CUevent e);
+
+#endif

@@ -1,0 +1,86 @@
+/* What the shims tell the model: the host is about to wait for something
+ * (snapshot what it covers), work was enqueued, an event recorded. Seeing
+ * it complete releases copies: that is life/observe.c's. Each function
+ * takes sg_model_lock itself unless it says otherwise. */
+#ifndef SG_MODEL_SYNC_H
+#define SG_MODEL_SYNC_H
+
+#include <cuda.h>
+
+#include "model/model.h"
+
+/* Whether any copy is guarded: when none is, observations and event
+ * bookkeeping cannot matter to any copy, and shims skip them. */
+int sg_observe_needed(void);
+
+/* What waiting for s now covers; *info (if not NULL) describes s. */
+void sg_snapshot_stream(CUstream s, int per_thread, struct sg_vc *out,
+                        struct sg_stream_info *info);
+void sg_snapshot_event(CUevent e, struct sg_vc *out);
+/* Every stream of ctx; NULL: of every context. */
+void sg_snapshot_ctx(CUcontext ctx, struct sg_vc *out);
+/* What the host synchronized with, and where: kept for reports, which say
+ * why the host's synchronization did not cover a copy. */
+enum sg_sync_target {
+    SG_SYNC_STREAM,   /* stream synchronize or successful query */
+    SG_SYNC_EVENT,    /* event synchronize or successful query */
+    SG_SYNC_CONTEXT,  /* context synchronize or destroy */
+    SG_SYNC_COPY,     /* a synchronous copy that returned */
+    SG_SYNC_HOST_FN,  /* a host function or stream callback started */
+};
+
+#define SG_SYNC_FRAMES 8
+
+struct sg_sync_site {
+    uint64_t serial; /* order among the process's observations, from 1 */
+    const char *api;
+    int target; /* enum sg_sync_target */
+    uintptr_t handle; /* the stream, event or context */
+    struct sg_stream_info stream; /* SG_SYNC_STREAM/COPY/HOST_FN: which stream */
+    long tid;
+    int npcs;
+    uintptr_t pcs[SG_SYNC_FRAMES];
+};
+
+/* A site for a call about to observe something (the caller's stack is
+ * captured only when the call succeeds, in life's sg_observe_if). */
+#define SG_SYNC_SITE(api_, target_, handle_) \
+    { .api = (api_), .target = (target_), .handle = (uintptr_t)(handle_) }
+
+/* An operation the host is about to enqueue on s and will see done: a
+ * synchronous copy (the call returns when it is), an async copy into
+ * pageable memory (likewise), a host function (when it starts). Begin
+ * before enqueuing it; end it (life's sg_sync_op_end) when it is done (ok)
+ * or failed to enqueue. */
+struct sg_sync_op {
+    struct sg_vc covered;
+    struct sg_sync_site site;
+};
+void sg_sync_op_begin(struct sg_sync_op *op, const char *api, int target, CUstream s,
+                      int per_thread);
+/* With sg_model_lock held: the serial of the latest observation, and the
+ * newest sites later than a serial (newest first). Signal-safe. */
+uint64_t sg_sync_serial(void);
+int sg_sync_sites_since(uint64_t serial, struct sg_sync_site *out, int max);
+/* With sg_model_lock held: numbers the site as the latest observation and
+ * keeps it for reports. */
+void sg_sync_remember(struct sg_sync_site *site);
+
+void sg_note_event_record(CUevent e, CUstream s, int per_thread);
+void sg_note_stream_wait(CUstream s, int per_thread, CUevent e);
+/* Untracked work (a kernel, a memset) enqueued on a stream. */
+void sg_note_stream_work(CUstream s, int per_thread);
+/* Work on s that also follows everything in after (a graph launch follows
+ * the previous launch of the same graph); *then receives what waiting for
+ * it will show. */
+void sg_note_ordered_work(CUstream s, int per_thread, const struct sg_vc *after,
+                          struct sg_vc *then);
+
+/* Whether a stream is being captured into a graph: its work then does not
+ * run, and events recorded or waited for on it are graph edges only. */
+int sg_stream_is_capturing(CUstream s, int per_thread);
+
+/* Whether a pointer is host memory (pinned, or unknown to the driver). */
+int sg_is_host_pointer(CUdeviceptr p);
+
+#endif

@@ -1,0 +1,50 @@
+/* Shims of the event family: a record captures its stream's work; a
+ * successful synchronize or query shows the host that work complete. */
+#include "config.h"
+
+#include "life/life.h"
+#include "model/model.h"
+#include "model/sync.h"
+#include "preload/shim.h"
+
+#define EVENT_RECORD(symbol, per_thread, PARAMS, ...)               \
+    SG_WRAPPER(symbol) PARAMS                                       \
+    {                                                               \
+        CUresult r = SG_FORWARD(symbol, __VA_ARGS__);               \
+        if (r == CUDA_SUCCESS && SG_ENTER() && sg_observe_needed()) \
+            sg_note_event_record(e, h, per_thread);                 \
+        return r;                                                   \
+    }
+
+EVENT_RECORD(cuEventRecord, 0, (CUevent e, CUstream h), e, h)
+EVENT_RECORD(cuEventRecord_ptsz, 1, (CUevent e, CUstream h), e, h)
+EVENT_RECORD(cuEventRecordWithFlags, 0, (CUevent e, CUstream h, unsigned int flags), e, h, flags)
+EVENT_RECORD(cuEventRecordWithFlags_ptsz, 1, (CUevent e, CUstream h, unsigned int flags), e, h,
+             flags)
+
+#define EVENT_OBSERVER(symbol, api)                             \
+    SG_WRAPPER(symbol)(CUevent e)                               \
+    {                                                           \
+        if (!SG_ENTER() || !sg_observe_needed())                \
+            return SG_FORWARD(symbol, e);                       \
+        struct sg_vc seen = { 0 };                              \
+        struct sg_sync_site site = SG_SYNC_SITE(api, SG_SYNC_EVENT, e); \
+        sg_snapshot_event(e, &seen);                            \
+        CUresult r = SG_FORWARD(symbol, e);                     \
+        sg_observe_if(r == CUDA_SUCCESS, &seen, &site);         \
+        return r;                                               \
+    }
+
+EVENT_OBSERVER(cuEventSynchronize, "cuEventSynchronize")
+EVENT_OBSERVER(cuEventQuery, "cuEventQuery")
+
+SG_WRAPPER(cuEventDestroy_v2)(CUevent e)
+{
+    CUresult r = SG_FORWARD(cuEventDestroy_v2, e);
+    if (r == CUDA_SUCCESS && SG_ENTER()) {
+        sg_lock(&sg_model_lock);
+        sg_event_destroyed(e);
+        sg_unlock(&sg_model_lock);
+    }
+    return r;
+}

@@ -1,0 +1,118 @@
+/* Shims of the copy family. An async copy whose host side is pinned runs
+ * after the call returns, so its host range is handed to the model to be
+ * guarded; a pageable one is complete on return and is left alone. A
+ * synchronous D2H copy also tells the host that its stream's earlier work
+ * is complete. */
+#include "config.h"
+
+#include "life/life.h"
+#include "life/site.h"
+#include "model/copies.h"
+#include "model/sync.h"
+#include "preload/shim.h"
+
+/* After the driver accepted an async copy: guard its pinned host sides. A
+ * copy with none is still work on its stream, which orders the legacy
+ * stream against blocking streams like any other. */
+static void async_copy_accepted(const char *api, CUstream s, int per_thread, uintptr_t dst,
+                                uintptr_t src, size_t n)
+{
+    struct copy_call call;
+    sg_copy_call_init(&call, api, s, per_thread);
+    sg_copy_call_guard(&call, dst, sg_shape_linear(n), SG_GUARD_NO_ACCESS);
+    sg_copy_call_guard(&call, src, sg_shape_linear(n), SG_GUARD_READ_ONLY);
+    sg_copy_call_done(&call);
+}
+
+/* An async copy from the device into pageable memory "will return only
+ * once the copy has completed" (API synchronization behavior): like a
+ * synchronous one, its return shows the stream's earlier work done. */
+static int to_pageable(uintptr_t dst, uintptr_t src, size_t n, int dst_known_host)
+{
+    if (!sg_observe_needed() || sg_pinned_lookup(dst, n, NULL))
+        return 0;
+    if (dst_known_host)
+        return 1;
+    return sg_is_host_pointer(dst) && !sg_is_host_pointer(src);
+}
+
+#define ASYNC_COPY(symbol, api, per_thread, dst_host, src_host, dst_known_host)      \
+    SG_WRAPPER(symbol)(COPY_PARAMS)                                                  \
+    {                                                                                \
+        if (!SG_ENTER())                                                             \
+            return SG_FORWARD(symbol, COPY_ARGS);                                    \
+        if ((dst_host) && to_pageable(dst_host, src_host, n, dst_known_host))        \
+            return SG_COMPLETING_COPY(api, hStream, per_thread,                      \
+                                      SG_FORWARD(symbol, COPY_ARGS));                \
+        CUresult r = SG_FORWARD(symbol, COPY_ARGS);                                  \
+        if (r == CUDA_SUCCESS)                                                       \
+            async_copy_accepted(api, hStream, per_thread, dst_host, src_host, n);    \
+        return r;                                                                    \
+    }
+
+#define COPY_PARAMS CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream hStream
+#define COPY_ARGS dst, src, n, hStream
+ASYNC_COPY(cuMemcpyAsync, "cuMemcpyAsync", 0, dst, src, 0)
+ASYNC_COPY(cuMemcpyAsync_ptsz, "cuMemcpyAsync", 1, dst, src, 0)
+#undef COPY_PARAMS
+#undef COPY_ARGS
+
+#define COPY_PARAMS void *dst, CUdeviceptr src, size_t n, CUstream hStream
+#define COPY_ARGS dst, src, n, hStream
+ASYNC_COPY(cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync", 0, (uintptr_t)dst, 0, 1)
+ASYNC_COPY(cuMemcpyDtoHAsync_v2_ptsz, "cuMemcpyDtoHAsync", 1, (uintptr_t)dst, 0, 1)
+#undef COPY_PARAMS
+#undef COPY_ARGS
+
+#define COPY_PARAMS CUdeviceptr dst, const void *src, size_t n, CUstream hStream
+#define COPY_ARGS dst, src, n, hStream
+ASYNC_COPY(cuMemcpyHtoDAsync_v2, "cuMemcpyHtoDAsync", 0, 0, (uintptr_t)src, 0)
+ASYNC_COPY(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", 1, 0, (uintptr_t)src, 0)
+#undef COPY_PARAMS
+#undef COPY_ARGS
+
+/* A synchronous copy is an operation on the null stream; when one side is
+ * host memory its return means the stream's earlier work is done (to the
+ * host: the copy completed; from the host: the stream was synchronized
+ * before the copy started, or the copy was synchronous). */
+#define SYNC_COPY(symbol, per_thread, has_host_side, api)                          \
+    SG_WRAPPER(symbol)(COPY_PARAMS)                                            \
+    {                                                                          \
+        if (!SG_ENTER() || !sg_observe_needed() || !(has_host_side))           \
+            return SG_FORWARD(symbol, COPY_ARGS);                              \
+        return SG_COMPLETING_COPY(api, NULL, per_thread,                      \
+                                  SG_FORWARD(symbol, COPY_ARGS));              \
+    }
+
+#define COPY_PARAMS void *dst, CUdeviceptr src, size_t n
+#define COPY_ARGS dst, src, n
+SYNC_COPY(cuMemcpyDtoH_v2, 0, 1, "cuMemcpyDtoH")
+SYNC_COPY(cuMemcpyDtoH_v2_ptds, 1, 1, "cuMemcpyDtoH")
+#undef COPY_PARAMS
+#undef COPY_ARGS
+
+#define COPY_PARAMS CUdeviceptr dst, const void *src, size_t n
+#define COPY_ARGS dst, src, n
+SYNC_COPY(cuMemcpyHtoD_v2, 0, 1, "cuMemcpyHtoD")
+SYNC_COPY(cuMemcpyHtoD_v2_ptds, 1, 1, "cuMemcpyHtoD")
+#undef COPY_PARAMS
+#undef COPY_ARGS
+
+#define COPY_PARAMS CUdeviceptr dst, CUdeviceptr src, size_t n
+#define COPY_ARGS dst, src, n
+SYNC_COPY(cuMemcpy, 0, sg_is_host_pointer(dst) || sg_is_host_pointer(src), "cuMemcpy")
+SYNC_COPY(cuMemcpy_ptds, 1, sg_is_host_pointer(dst) || sg_is_host_pointer(src), "cuMemcpy")
+#undef COPY_PARAMS
+#undef COPY_ARGS
+
+/* Copies between device memory (and between devices) have no host side,
+ * but still order streams. */
+SG_STREAM_WORK(cuMemcpyDtoDAsync_v2, 0, s, (CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s),
+            d, src, n, s)
+SG_STREAM_WORK(cuMemcpyDtoDAsync_v2_ptsz, 1, s,
+            (CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s), d, src, n, s)
+
+#define PEER_PARAMS \
+    (CUdeviceptr d, CUcontext dc, CUdeviceptr src, CUcontext sc, size_t n, CUstream s)
+SG_STREAM_WORK(cuMemcpyPeerAsync, 0, s, PEER_PARAMS, d, dc, src, sc, n, s)
+SG_STREAM_WORK(cuMemcpyPeerAsync_ptsz, 1, s, PEER_PARAMS, d, dc, src, sc, n, s)

@@ -1,0 +1,124 @@
+/* Shims of copies with a shape (2D, 3D) and batches of copies. Each host
+ * side that is pinned is guarded with the exact rows it covers; bytes
+ * between the rows (the pitch) stay the program's, so touching them is a
+ * neighbour access, not a race. Synchronous 2D/3D copies with a host side
+ * are complete on return. */
+#include "config.h"
+
+#include "life/life.h"
+#include "life/site.h"
+#include "model/sync.h"
+#include "preload/shim.h"
+
+#undef cuMemcpyBatchAsync
+#undef cuMemcpy3DBatchAsync
+
+#define SHAPED_ASYNC(symbol, API, PT, TYPE, guard_fn)                      \
+    SG_WRAPPER(symbol)(const TYPE *p, CUstream s)                              \
+    {                                                                          \
+        CUresult r = SG_FORWARD(symbol, p, s);                                 \
+        if (r == CUDA_SUCCESS && p && SG_ENTER()) {                            \
+            struct copy_call call;                                             \
+            sg_copy_call_init(&call, API, s, PT);                              \
+            guard_fn(&call, p);                                                \
+            sg_copy_call_done(&call);                                          \
+        }                                                                      \
+        return r;                                                              \
+    }
+
+SHAPED_ASYNC(cuMemcpy2DAsync_v2, "cuMemcpy2DAsync", 0, CUDA_MEMCPY2D, sg_copy_call_guard_2d)
+SHAPED_ASYNC(cuMemcpy2DAsync_v2_ptsz, "cuMemcpy2DAsync", 1, CUDA_MEMCPY2D, sg_copy_call_guard_2d)
+SHAPED_ASYNC(cuMemcpy3DAsync_v2, "cuMemcpy3DAsync", 0, CUDA_MEMCPY3D, sg_copy_call_guard_3d)
+SHAPED_ASYNC(cuMemcpy3DAsync_v2_ptsz, "cuMemcpy3DAsync", 1, CUDA_MEMCPY3D, sg_copy_call_guard_3d)
+
+static void guard_batch(struct copy_call *call, CUdeviceptr *dsts, CUdeviceptr *srcs,
+                        size_t *sizes, size_t count)
+{
+    for (size_t i = 0; dsts && srcs && sizes && i < count; i++) {
+        sg_copy_call_guard(call, dsts[i], sg_shape_linear(sizes[i]), SG_GUARD_NO_ACCESS);
+        sg_copy_call_guard(call, srcs[i], sg_shape_linear(sizes[i]), SG_GUARD_READ_ONLY);
+    }
+}
+
+static void guard_3d_batch(struct copy_call *call, size_t n, const CUDA_MEMCPY3D_BATCH_OP *ops)
+{
+    for (size_t i = 0; ops && i < n; i++) {
+        sg_copy_call_guard_operand(call, &ops[i].dst, &ops[i].extent, SG_GUARD_NO_ACCESS);
+        sg_copy_call_guard_operand(call, &ops[i].src, &ops[i].extent, SG_GUARD_READ_ONLY);
+    }
+}
+
+#define BATCH_PARAMS                                                                   \
+    CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, \
+        size_t *attr_idx, size_t nattrs
+#define BATCH_ARGS dsts, srcs, sizes, count, attrs, attr_idx, nattrs
+
+#define BATCH(symbol, PT, PARAMS, ...)                                         \
+    SG_WRAPPER(symbol) PARAMS                                                  \
+    {                                                                          \
+        CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
+        if (r == CUDA_SUCCESS && SG_ENTER()) {                                 \
+            struct copy_call call;                                             \
+            sg_copy_call_init(&call, "cuMemcpyBatchAsync", s, PT);             \
+            guard_batch(&call, dsts, srcs, sizes, count);                      \
+            sg_copy_call_done(&call);                                          \
+        }                                                                      \
+        return r;                                                              \
+    }
+
+BATCH(cuMemcpyBatchAsync, 0, (BATCH_PARAMS, size_t *fail, CUstream s), BATCH_ARGS, fail, s)
+BATCH(cuMemcpyBatchAsync_ptsz, 1, (BATCH_PARAMS, size_t *fail, CUstream s), BATCH_ARGS, fail, s)
+BATCH(cuMemcpyBatchAsync_v2, 0, (BATCH_PARAMS, CUstream s), BATCH_ARGS, s)
+BATCH(cuMemcpyBatchAsync_v2_ptsz, 1, (BATCH_PARAMS, CUstream s), BATCH_ARGS, s)
+
+#define BATCH_3D(symbol, PT, PARAMS, ...)                                      \
+    SG_WRAPPER(symbol) PARAMS                                                  \
+    {                                                                          \
+        CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
+        if (r == CUDA_SUCCESS && SG_ENTER()) {                                 \
+            struct copy_call call;                                             \
+            sg_copy_call_init(&call, "cuMemcpy3DBatchAsync", s, PT);           \
+            guard_3d_batch(&call, n, ops);                                     \
+            sg_copy_call_done(&call);                                          \
+        }                                                                      \
+        return r;                                                              \
+    }
+
+BATCH_3D(cuMemcpy3DBatchAsync, 0,
+         (size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, size_t *fail, unsigned long long flags,
+          CUstream s),
+         n, ops, fail, flags, s)
+BATCH_3D(cuMemcpy3DBatchAsync_ptsz, 1,
+         (size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, size_t *fail, unsigned long long flags,
+          CUstream s),
+         n, ops, fail, flags, s)
+BATCH_3D(cuMemcpy3DBatchAsync_v2, 0,
+         (size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, unsigned long long flags, CUstream s), n, ops,
+         flags, s)
+BATCH_3D(cuMemcpy3DBatchAsync_v2_ptsz, 1,
+         (size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, unsigned long long flags, CUstream s), n, ops,
+         flags, s)
+
+/* A synchronous 2D/3D copy with a host side shows, on return, that the
+ * null stream's earlier work is done: to the host it returns once
+ * complete; from host memory the copy is synchronous (pinned) or "a stream
+ * sync is performed before the copy is initiated" (pageable; API
+ * synchronization behavior). A unified destination may be either: the
+ * driver is asked, only when the source did not decide. */
+#define DONE_SHAPED(p)                                                          \
+    ((p) && (sg_copy_host_side((p)->srcMemoryType, (p)->srcHost, (p)->srcDevice) ||    \
+             (p)->dstMemoryType == CU_MEMORYTYPE_HOST ||                        \
+             ((p)->dstMemoryType == CU_MEMORYTYPE_UNIFIED && sg_is_host_pointer((p)->dstDevice))))
+
+#define SYNC_SHAPED(symbol, per_thread, api, TYPE)                                         \
+    SG_WRAPPER(symbol)(const TYPE *p)                                                      \
+    {                                                                                      \
+        if (!SG_ENTER() || !sg_observe_needed() || !DONE_SHAPED(p))                        \
+            return SG_FORWARD(symbol, p);                                                  \
+        return SG_COMPLETING_COPY(api, NULL, per_thread, SG_FORWARD(symbol, p));           \
+    }
+
+SYNC_SHAPED(cuMemcpy2D_v2, 0, "cuMemcpy2D", CUDA_MEMCPY2D)
+SYNC_SHAPED(cuMemcpy2D_v2_ptds, 1, "cuMemcpy2D", CUDA_MEMCPY2D)
+SYNC_SHAPED(cuMemcpy3D_v2, 0, "cuMemcpy3D", CUDA_MEMCPY3D)
+SYNC_SHAPED(cuMemcpy3D_v2_ptds, 1, "cuMemcpy3D", CUDA_MEMCPY3D)

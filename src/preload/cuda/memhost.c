@@ -1,0 +1,116 @@
+/* Shims of the pinned host memory family: allocation and registration make
+ * a range pinned (its async copies get guarded); free and unregistration
+ * end that, after releasing any guard still on the range.
+ *
+ * The driver packs small pinned allocations into shared pages (512-byte
+ * steps, measured: tests/gpu/RESULTS.md run 13), and page-multiple ones
+ * need not start on a page. A guard covers whole pages, so a copy into
+ * one small buffer would make every access to its neighbours fault (each
+ * single-stepped: a data loader filling the next labels next to the ones
+ * being copied pays two signals and two mprotect calls per store). With
+ * isolate_pinned, each allocation gets pages of its own: syncguard asks the
+ * driver for the page-rounded size, plus a page for a small one (from the
+ * pool), and hands the program the first page boundary in the block. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "base/options.h"
+#include "base/page.h"
+#include "fault/access.h"
+#include "model/model.h"
+#include "preload/shim.h"
+
+/* Whether the host may write the page at addr, from /proc/self/maps:
+ * registered memory keeps its protection (CU_MEMHOSTREGISTER_READ_ONLY only
+ * says the device reads it), and syncguard must give the same back when it
+ * opens a guard. Read once per registration. */
+static int host_writable(uintptr_t addr)
+{
+    FILE *f = fopen("/proc/self/maps", "re");
+    char line[512];
+    int writable = 1;
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        char perms[5];
+        if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) == 3 && lo <= addr && addr < hi) {
+            writable = perms[1] == 'w';
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+    return writable;
+}
+
+static void pinned(void *p, size_t n, unsigned flags)
+{
+    if (p && n)
+        sg_pinned_add((uintptr_t)p, n, flags, (uintptr_t)p);
+}
+
+/* The driver call the program made: cuMemAllocHost or cuMemHostAlloc. */
+static CUresult driver_alloc(int host_alloc, void **pp, size_t n, unsigned flags)
+{
+    return host_alloc ? SG_FORWARD(cuMemHostAlloc, pp, n, flags) : SG_FORWARD(cuMemAllocHost_v2, pp, n);
+}
+
+/* With isolate_pinned, the program gets a page boundary inside a padded
+ * block and never sees the driver's address (free translates it back). A
+ * large block the driver did not align keeps the driver's layout. */
+static CUresult alloc_pinned(int host_alloc, void **pp, size_t n, unsigned flags)
+{
+    size_t asked = sg_opt.isolate_pinned ? sg_pinned_isolated_size(n) : 0;
+    void *block = NULL;
+    CUresult r = driver_alloc(host_alloc, &block, asked ? asked : n, flags);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY && asked) {
+        /* The padding must never be what fails the program: its own size
+         * then, in the driver's layout. */
+        asked = 0;
+        r = driver_alloc(host_alloc, &block, n, flags);
+    }
+    if (r != CUDA_SUCCESS || !block)
+        return r;
+    uintptr_t at = (uintptr_t)block;
+    if (asked > sg_page_up(n))
+        at = sg_page_up(at); /* the extra page leaves room for n after it */
+    if (sg_pinned_add(at, n, 0, (uintptr_t)block) != 0)
+        at = (uintptr_t)block; /* untracked: free could not translate it */
+    *pp = (void *)at;
+    return r;
+}
+
+SG_WRAPPER(cuMemAllocHost_v2)(void **pp, size_t n)
+{
+    if (!pp || !n || !SG_ENTER())
+        return SG_FORWARD(cuMemAllocHost_v2, pp, n);
+    return alloc_pinned(0, pp, n, 0);
+}
+
+SG_WRAPPER(cuMemHostAlloc)(void **pp, size_t n, unsigned int flags)
+{
+    if (!pp || !n || !SG_ENTER())
+        return SG_FORWARD(cuMemHostAlloc, pp, n, flags);
+    return alloc_pinned(1, pp, n, flags);
+}
+
+SG_WRAPPER(cuMemHostRegister_v2)(void *p, size_t n, unsigned int flags)
+{
+    CUresult r = SG_FORWARD(cuMemHostRegister_v2, p, n, flags);
+    if (r == CUDA_SUCCESS && SG_ENTER())
+        pinned(p, n, host_writable((uintptr_t)p) ? 0 : SG_PINNED_READ_ONLY);
+    return r;
+}
+
+SG_WRAPPER(cuMemFreeHost)(void *p)
+{
+    p = sg_access_unpin(p, SG_ENTER());
+    return SG_FORWARD(cuMemFreeHost, p);
+}
+
+SG_WRAPPER(cuMemHostUnregister)(void *p)
+{
+    if (SG_ENTER())
+        sg_access_unpin(p, 1); /* registered in place: the same address */
+    return SG_FORWARD(cuMemHostUnregister, p);
+}

@@ -1,0 +1,46 @@
+/* fork(): the parent keeps its state; the child keeps no copy in flight,
+ * no guard, no stream or event of the parent, and opens its own log. */
+#include "config.h"
+
+#include <pthread.h>
+
+#include "base/lock.h"
+#include "base/log.h"
+#include "driver/eventpool.h"
+#include "guard/guard.h"
+#include "life/life.h"
+#include "model/model.h"
+#include "preload/root.h"
+#include "report/report.h"
+
+static void before_fork(void)
+{
+    sg_lock(&sg_model_lock);
+    sg_pinned_before_fork();
+}
+
+static void after_fork_parent(void)
+{
+    sg_pinned_after_fork_parent();
+    sg_unlock(&sg_model_lock);
+}
+
+static void after_fork_child(void)
+{
+    sg_forget_tid();
+    sg_lock_reset(&sg_model_lock);
+    sg_pinned_unlock_in_child();
+    sg_copies_after_fork_child();
+    sg_guard_after_fork_child();
+    sg_pinned_after_fork_child();
+    sg_streams_after_fork_child();
+    sg_event_pool_after_fork_child();
+    sg_reporter_after_fork_child();
+    sg_report_after_fork_child();
+    sg_log_after_fork_child();
+}
+
+void sg_fork_install(void)
+{
+    pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+}

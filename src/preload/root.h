@@ -1,0 +1,12 @@
+/* The composition root: start-up, fork and exit, which call into every
+ * floor below. */
+#ifndef SG_PRELOAD_ROOT_H
+#define SG_PRELOAD_ROOT_H
+
+/* Initialisation: runs once, from the constructor or the first wrapper. */
+void sg_init(void);
+/* Registers the fork hooks (fork.c) and the exit handler (exit.c). */
+void sg_fork_install(void);
+void sg_exit_install(void);
+
+#endif

@@ -26,7 +26,7 @@
 
 #define SETTLE_MAX 64
 
-static int race_kind(const struct sg_copy *c, int access)
+static enum sg_race_kind race_kind(const struct sg_copy *c, int access)
 {
     if (access == SG_ACCESS_FREE)
         return SG_RACE_FREE_IN_FLIGHT;

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/dl.h"
 #include "base/self.h"
 #include "report/explain.h"
 #include "report/symbolize.h"
@@ -108,24 +107,24 @@ static const char *what(const struct sg_sync_site *s, char *buf, size_t len)
     return buf;
 }
 
-size_t sg_explain_race(char *buf, size_t len, const struct sg_race *r)
+const char *sg_explain_intro(const struct sg_race_view *v)
 {
-    size_t n = 0;
-    if (r->nsyncs == 0) {
-        n = (size_t)snprintf(buf, len,
-                             "  The host has not synchronized with anything since the copy was "
-                             "enqueued.\n");
-        return n < len ? n : len - 1;
-    }
-    n += (size_t)snprintf(buf, len, "  Since the copy was enqueued the host synchronized with:\n");
-    for (int i = 0; i < r->nsyncs && n < len; i++) {
+    return v->nreasons == 0 ? "The host has not synchronized with anything since the copy was "
+                              "enqueued."
+                            : "Since the copy was enqueued the host synchronized with:";
+}
+
+void sg_explain_race(struct sg_race_view *v)
+{
+    const struct sg_race *r = v->race;
+    v->nreasons = 0;
+    for (int i = 0; i < r->nsyncs && i < SG_RACE_SYNCS; i++) {
         const struct sg_sync_site *s = &r->syncs[i];
         char target[128], where[420], why[300];
         what(s, target, sizeof target);
         site_location(where, sizeof where, s);
         reason(why, sizeof why, s, &r->copy);
-        n += (size_t)snprintf(buf + n, len - n, "    %s (%s at %s), but %s.\n", target, s->api,
-                              where, why);
+        snprintf(v->reasons[v->nreasons++], SG_REASON_MAX, "%s (%s at %s), but %s.", target,
+                 s->api, where, why);
     }
-    return n < len ? n : len - 1;
 }

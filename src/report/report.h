@@ -10,15 +10,35 @@
 
 #define SG_RACE_SYNCS 3
 
+/* Kinds (what the fault handler found) and classes (what reports name and
+ * count), from race_kinds.def. */
 enum sg_race_kind {
-    SG_RACE_EARLY_READ,      /* host read a D2H destination */
-    SG_RACE_EARLY_WRITE_DST, /* host wrote a D2H destination */
-    SG_RACE_EARLY_WRITE_SRC, /* host wrote an H2D source */
-    SG_RACE_FREE_IN_FLIGHT,  /* pinned memory freed or unregistered */
+#define SG_RACE_CLASS(id, name, access, ACCESS)
+#define SG_RACE_KIND(id, class) SG_RACE_##id,
+#include "report/race_kinds.def"
+#undef SG_RACE_CLASS
+#undef SG_RACE_KIND
+};
+
+enum sg_race_class {
+#define SG_RACE_CLASS(id, name, access, ACCESS) SG_CLASS_##id,
+#define SG_RACE_KIND(id, class)
+#include "report/race_kinds.def"
+#undef SG_RACE_CLASS
+#undef SG_RACE_KIND
+};
+
+enum {
+#define SG_RACE_CLASS(id, name, access, ACCESS) +1
+#define SG_RACE_KIND(id, class)
+    SG_NCLASSES = 0
+#include "report/race_kinds.def"
+#undef SG_RACE_CLASS
+#undef SG_RACE_KIND
 };
 
 struct sg_race {
-    int kind;
+    enum sg_race_kind kind;
     int in_flight; /* 1: the copy had not finished; 0: it had (latent) */
     uintptr_t addr;
     long tid;
@@ -49,6 +69,12 @@ void sg_report_at_exit(void);
  * counts and dedup from zero, its own JSON file. */
 void sg_reporter_after_fork_child(void);
 void sg_report_after_fork_child(void);
-const char *sg_race_kind_name(int kind);
+/* The class a kind is counted in, and the names of classes (kinds.c). */
+enum sg_race_class sg_race_class_of(enum sg_race_kind kind);
+const char *sg_race_class_name(enum sg_race_class c);
+/* "read", "write", "free" (upper: "READ", ...). */
+const char *sg_race_class_access(enum sg_race_class c, int upper);
+/* The name of a kind's class: "early-host-read", ... */
+const char *sg_race_kind_name(enum sg_race_kind kind);
 
 #endif

@@ -18,18 +18,34 @@ static const char *supp_path;
 
 static const struct {
     const char *name;
-    int kind;
+    enum sg_supp_kind kind;
+    int race_class;
 } kinds[] = {
-    { "race", SG_SUPP_RACE },
-    { "early-host-read", SG_SUPP_EARLY_READ },
-    { "early-host-write", SG_SUPP_EARLY_WRITE },
-    { "free-in-flight", SG_SUPP_FREE_IN_FLIGHT },
-    { "access_site", SG_SUPP_ACCESS_SITE },
-    { "copy_site", SG_SUPP_COPY_SITE },
+    { "race", SG_SUPP_RACE, 0 },
+#define SG_RACE_CLASS(id, name, access, ACCESS) { name, SG_SUPP_CLASS, SG_CLASS_##id },
+#define SG_RACE_KIND(id, class)
+#include "report/race_kinds.def"
+#undef SG_RACE_CLASS
+#undef SG_RACE_KIND
+    { "access_site", SG_SUPP_ACCESS_SITE, 0 },
+    { "copy_site", SG_SUPP_COPY_SITE, 0 },
 };
 
-#define KIND_LIST                                                                  \
-    "race, early-host-read, early-host-write, free-in-flight, access_site or copy_site"
+/* "race, early-host-read, ..., access_site or copy_site": what a kind may be. */
+static const char *kind_list(void)
+{
+    static char list[256];
+    size_t n = 0, nkinds = sizeof kinds / sizeof kinds[0];
+    list[0] = '\0';
+    for (size_t i = 0; i < nkinds && n < sizeof list; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == nkinds ? " or " : ", ";
+        int w = snprintf(list + n, sizeof list - n, "%s%s", sep, kinds[i].name);
+        if (w < 0)
+            break;
+        n += (size_t)w;
+    }
+    return list;
+}
 
 /* Whole-string glob: '*' any run of characters ('/' too), '?' one
  * character, '\' makes the next character literal. */
@@ -70,11 +86,12 @@ static char *trim(char *s)
     return s;
 }
 
+/* The row of kinds[] named name, or -1. */
 static int kind_of(const char *name)
 {
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (strcmp(kinds[i].name, name) == 0)
-            return kinds[i].kind;
+            return (int)i;
     return -1;
 }
 
@@ -84,7 +101,8 @@ static int add(int kind, const char *name, const char *pattern, int line)
     if (!n)
         return -1;
     supps = n;
-    supps[nsupps] = (struct sg_suppression){ kind, strdup(name), strdup(pattern), line, 0 };
+    supps[nsupps] = (struct sg_suppression){ kinds[kind].kind, kinds[kind].race_class,
+                                             strdup(name), strdup(pattern), line, 0 };
     if (!supps[nsupps].name || !supps[nsupps].pattern)
         return -1;
     nsupps++;
@@ -106,8 +124,8 @@ static int parse_line(char *text, const char *path, int line, char *err, size_t 
     char *name = trim(s), *pattern = trim(colon + 1);
     int kind = kind_of(name);
     if (kind < 0) {
-        snprintf(err, errlen, "%s:%d: unknown suppression kind '%.100s' (expected " KIND_LIST ")",
-                 path, line, name);
+        snprintf(err, errlen, "%s:%d: unknown suppression kind '%.100s' (expected %s)", path,
+                 line, name, kind_list());
         return -1;
     }
     if (*pattern == '\0') {
@@ -169,30 +187,26 @@ static int stack_matches(const char *pattern, const struct sg_frame_names *fr, i
 
 /* Which stacks a suppression looks at, given the race's kind: bit 0 the
  * access stack, bit 1 the enqueue stack; 0 when it does not apply. */
-static int stacks_for(int supp_kind, int race_kind)
+static int stacks_for(const struct sg_suppression *supp, enum sg_race_kind race_kind)
 {
-    switch (supp_kind) {
-    case SG_SUPP_EARLY_READ:
-        return race_kind == SG_RACE_EARLY_READ ? 3 : 0;
-    case SG_SUPP_EARLY_WRITE:
-        return race_kind == SG_RACE_EARLY_WRITE_DST || race_kind == SG_RACE_EARLY_WRITE_SRC ? 3
-                                                                                           : 0;
-    case SG_SUPP_FREE_IN_FLIGHT:
-        return race_kind == SG_RACE_FREE_IN_FLIGHT ? 3 : 0;
+    switch (supp->kind) {
+    case SG_SUPP_RACE:
+        return 3;
+    case SG_SUPP_CLASS:
+        return (int)sg_race_class_of(race_kind) == supp->race_class ? 3 : 0;
     case SG_SUPP_ACCESS_SITE:
         return 1;
     case SG_SUPP_COPY_SITE:
         return 2;
-    default:
-        return 3;
     }
+    return 0;
 }
 
-int sg_suppress_find(int race_kind, const struct sg_frame_names *access, int naccess,
+int sg_suppress_find(enum sg_race_kind race_kind, const struct sg_frame_names *access, int naccess,
                      const struct sg_frame_names *copy, int ncopy)
 {
     for (int i = 0; i < nsupps; i++) {
-        int which = stacks_for(supps[i].kind, race_kind);
+        int which = stacks_for(&supps[i], race_kind);
         if (((which & 1) && stack_matches(supps[i].pattern, access, naccess)) ||
             ((which & 2) && stack_matches(supps[i].pattern, copy, ncopy)))
             return i;

@@ -8,18 +8,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report/report.h"
+
 /* What a suppression applies to. */
 enum sg_supp_kind {
     SG_SUPP_RACE,        /* any race, a frame of either stack */
-    SG_SUPP_EARLY_READ,  /* early-host-read races, either stack */
-    SG_SUPP_EARLY_WRITE, /* early-host-write races, either stack */
-    SG_SUPP_FREE_IN_FLIGHT, /* free-in-flight races, either stack */
+    SG_SUPP_CLASS,       /* races of one class (early-host-read, ...), either stack */
     SG_SUPP_ACCESS_SITE, /* any race, a frame of the access stack */
     SG_SUPP_COPY_SITE,   /* any race, a frame of the enqueue stack */
 };
 
 struct sg_suppression {
-    int kind;         /* enum sg_supp_kind */
+    enum sg_supp_kind kind;
+    int race_class;   /* SG_SUPP_CLASS: enum sg_race_class */
     const char *name; /* the kind as written */
     const char *pattern;
     int line;         /* in the file, for messages */
@@ -37,9 +38,9 @@ struct sg_frame_names {
  * Returns 0, or -1 with a message naming the file (and line) in err. */
 int sg_suppressions_load(const char *path, char *err, size_t errlen);
 
-/* The first suppression that matches a race of this kind (enum
- * sg_race_kind) with these stacks, or -1. Does not count a hit. */
-int sg_suppress_find(int race_kind, const struct sg_frame_names *access, int naccess,
+/* The first suppression that matches a race of this kind with these
+ * stacks, or -1. Does not count a hit. */
+int sg_suppress_find(enum sg_race_kind race_kind, const struct sg_frame_names *access, int naccess,
                      const struct sg_frame_names *copy, int ncopy);
 void sg_suppress_hit(int idx);
 

@@ -1,0 +1,161 @@
+/* The text report of a race, sanitizer style: a banner, the access with
+ * its stack, the copy with its enqueue stack, why the host's
+ * synchronization did not cover it, and a SUMMARY line. Reporter thread
+ * only. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/log.h"
+#include "base/options.h"
+#include "report/explain.h"
+#include "report/view.h"
+
+enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER }; /* options.def: color */
+
+struct text {
+    char buf[65536];
+    size_t n;
+    int color;
+};
+
+static void tprintf(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tprintf(struct text *t, const char *fmt, ...)
+{
+    if (t->n >= sizeof t->buf - 1)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(t->buf + t->n, sizeof t->buf - t->n, fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        t->n += (size_t)w < sizeof t->buf - t->n ? (size_t)w : sizeof t->buf - t->n - 1;
+}
+
+/* ANSI colors as the sanitizers use them, or nothing. */
+enum paint { P_END, P_WARNING, P_ACCESS, P_COPY, P_FRAME, P_FUNCTION, P_BOLD };
+
+static const char *paint(const struct text *t, enum paint p)
+{
+    static const char *const codes[] = { "\033[0m",  "\033[1m\033[31m", "\033[1m\033[34m",
+                                         "\033[1m\033[35m", "\033[1m", "\033[32m",
+                                         "\033[1m" };
+    return t->color ? codes[p] : "";
+}
+
+/* auto: only when the log is a terminal, and not when NO_COLOR is set
+ * (no-color.org) or the terminal is "dumb". A log file never is. */
+static int use_color(void)
+{
+    if (sg_opt.color != COLOR_AUTO)
+        return sg_opt.color == COLOR_ALWAYS;
+    const char *lp = sg_opt.log_path ? sg_opt.log_path : "stderr";
+    const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+    if ((no && *no) || (term && strcmp(term, "dumb") == 0))
+        return 0;
+    if (strcmp(lp, "stderr") == 0)
+        return isatty(2);
+    if (strcmp(lp, "stdout") == 0)
+        return isatty(1);
+    return 0;
+}
+
+static const char *headline(const struct sg_race *r)
+{
+    switch (r->kind) {
+    case SG_RACE_EARLY_READ:
+        return r->in_flight ? "host read of a device-to-host copy still in flight"
+                            : "host read of a device-to-host copy whose completion the host "
+                              "never observed (latent: the copy had finished)";
+    case SG_RACE_EARLY_WRITE_DST:
+        return r->in_flight ? "host write to the destination of a device-to-host copy still in "
+                              "flight"
+                            : "host write to the destination of a device-to-host copy whose "
+                              "completion the host never observed (latent)";
+    case SG_RACE_FREE_IN_FLIGHT:
+        return r->in_flight ? "pinned memory freed or unregistered while a copy on it is still "
+                              "in flight"
+                            : "pinned memory freed or unregistered while a copy on it was "
+                              "never observed complete (latent: the copy had finished)";
+    case SG_RACE_EARLY_WRITE_SRC:
+        return r->in_flight ? "host write to the source of a host-to-device copy still in flight"
+                            : "host write to the source of a host-to-device copy whose "
+                              "completion the host never observed (latent)";
+    }
+    return "race";
+}
+
+static void text_frame(struct text *t, int idx, const struct sg_frame_view *f)
+{
+    const struct sg_symbol *s = &f->sym;
+    tprintf(t, "    %s#%d%s ", paint(t, P_FRAME), idx, paint(t, P_END));
+    if (f->python && !f->known) {
+        tprintf(t, "<python frame>\n");
+    } else if (f->python) {
+        tprintf(t, "%s%.255s%s %.500s:%d (python)\n", paint(t, P_FUNCTION), s->function,
+                paint(t, P_END), s->file, s->line);
+    } else if (!f->known) {
+        tprintf(t, "0x%lx\n", (unsigned long)f->pc);
+    } else {
+        tprintf(t, "0x%lx %s%.255s%s", (unsigned long)f->pc, paint(t, P_FUNCTION),
+                s->function[0] ? s->function : "<unknown>", paint(t, P_END));
+        if (s->file[0])
+            tprintf(t, " %.500s:%d", s->file, s->line);
+        tprintf(t, " (%.255s+0x%lx)\n", s->module, (unsigned long)s->module_offset);
+    }
+}
+
+/* The native frames, then the Python stack (each numbered from 0). */
+static void text_stack(struct text *t, const struct sg_stack_view *st)
+{
+    int nat = sg_stack_native_count(st);
+    for (int i = 0; i < nat; i++)
+        text_frame(t, i, &st->f[i]);
+    if (nat == 0)
+        tprintf(t, "    <no stack>\n");
+    if (st->n > nat)
+        tprintf(t, "    Python stack:\n");
+    for (int i = nat; i < st->n; i++)
+        text_frame(t, i - nat, &st->f[i]);
+}
+
+
+void sg_render_text(const struct sg_race_view *v)
+{
+    static struct text t;
+    char stream[96];
+    const struct sg_race *r = v->race;
+    const struct sg_copy *c = &r->copy;
+    t.n = 0, t.color = use_color();
+    sg_describe_stream(stream, sizeof stream, &c->stream);
+    tprintf(&t, "%s==%d==WARNING: syncguard: %s%s\n", paint(&t, P_WARNING), (int)getpid(),
+            headline(r), paint(&t, P_END));
+    tprintf(&t, "%s  %s at %p (byte %lu of a %zu-byte copy at %p) by thread %ld:%s\n",
+            paint(&t, P_ACCESS), sg_race_class_access(sg_race_class_of(r->kind), 1),
+            (void *)r->addr, (unsigned long)(r->addr - c->base), c->size, (void *)c->base, r->tid,
+            paint(&t, P_END));
+    text_stack(&t, &v->access);
+    tprintf(&t, "%s  Copy enqueued on %s by %s in thread %ld:%s\n", paint(&t, P_COPY), stream,
+            c->api, c->tid, paint(&t, P_END));
+    text_stack(&t, &v->copy);
+    tprintf(&t, "  %s\n", sg_explain_intro(v));
+    for (int i = 0; i < v->nreasons; i++)
+        tprintf(&t, "    %s\n", v->reasons[i]);
+    if (sg_opt.mode == SG_MODE_REPORT && r->kind == SG_RACE_FREE_IN_FLIGHT)
+        tprintf(&t, "  syncguard waited for the copy before letting the memory go back to the "
+                    "driver.\n");
+    else if (sg_opt.mode == SG_MODE_REPORT)
+        tprintf(&t, "  syncguard waited for the copy before letting the access through: the "
+                    "program sees the copied data.\n");
+    /* The SUMMARY line must survive a truncated report. */
+    if (t.n > sizeof t.buf - 1024)
+        t.n = sizeof t.buf - 1024;
+    tprintf(&t, "%sSUMMARY: syncguard: %s %s%s\n", paint(&t, P_BOLD), sg_race_kind_name(r->kind),
+            v->where, paint(&t, P_END));
+    sg_log_write(t.buf, t.n);
+}
+

@@ -1,0 +1,84 @@
+/* One view of a race, made once by the reporter thread and rendered twice
+ * (text.c, race_json.c): the symbolized stacks, where it happened, and why
+ * the host's synchronization did not cover the copy. */
+#ifndef SG_REPORT_VIEW_H
+#define SG_REPORT_VIEW_H
+
+#include <stdint.h>
+
+#include "report/json.h"
+#include "report/report.h"
+#include "report/symbolize.h"
+
+/* Room for inlined functions: a pc may stand for several frames. */
+#define SG_SHOWN_MAX (2 * SG_MAX_FRAMES + SG_MAX_PYFRAMES)
+#define SG_REASON_MAX 1024
+
+/* A frame as shown: native (pc, symbol) or Python (function, file, line
+ * in sym). known: it could be symbolized. */
+struct sg_frame_view {
+    int python, known;
+    uintptr_t pc;
+    struct sg_symbol sym;
+};
+
+/* The native frames, then the Python ones. */
+struct sg_stack_view {
+    int n;
+    struct sg_frame_view f[SG_SHOWN_MAX];
+};
+
+struct sg_race_view {
+    const struct sg_race *race;
+    uint64_t key; /* the race site, its report's id */
+    struct sg_stack_view access, copy;
+    char where[700]; /* "file:line in function" of the access, for SUMMARY */
+    /* What the host synchronized with since the copy was enqueued (none:
+     * nreasons 0), each with why it does not cover the copy. */
+    int nreasons;
+    char reasons[SG_RACE_SYNCS][SG_REASON_MAX];
+};
+
+/* ---- view.c ---- */
+/* Symbolizes both stacks of v->race (frames inside syncguard left out). */
+void sg_view_stacks(struct sg_race_view *v);
+/* Fills where and the reasons: what a report shows beyond the stacks. */
+void sg_view_finish(struct sg_race_view *v);
+/* How many of a stack's frames are native (they come first). */
+int sg_stack_native_count(const struct sg_stack_view *st);
+
+/* ---- decide.c: whether a race is reported ---- */
+enum sg_decision {
+    SG_DECIDED_REPORT,     /* a new race site: report it (stacks symbolized) */
+    SG_DECIDED_REPEAT,     /* a site reported before: counted */
+    SG_DECIDED_SUPPRESSED, /* a suppression matched: counted */
+};
+/* Dedup and suppressions; fills v->race, v->key and, for a new site,
+ * the stacks. */
+enum sg_decision sg_decide(const struct sg_race *r, struct sg_race_view *v);
+/* The race was reported: it counts. */
+void sg_decided_reported(const struct sg_race *r);
+/* What was decided so far in this process. */
+struct sg_report_counts {
+    unsigned long written, repeats, suppressed;
+    unsigned long by_class[SG_NCLASSES];
+};
+void sg_report_counts(struct sg_report_counts *out);
+/* Calls fn for each race site reported, with how often it happened. */
+void sg_decided_each_reported(void (*fn)(uint64_t key, unsigned long count, void *), void *arg);
+void sg_decide_after_fork_child(void);
+
+/* ---- the renderings ---- */
+/* text.c: the sanitizer-style report, to the log. */
+void sg_render_text(const struct sg_race_view *v);
+/* race_json.c: the same as one JSON line. */
+void sg_render_json(const struct sg_race_view *v);
+/* The process members of every JSON line: pid, and rank as log_path's %r
+ * gives it (null when it is not a number). */
+void sg_json_process(struct sg_json *j);
+
+/* ---- summary.c: once per process, at exit or before a halt ---- */
+void sg_report_summary(void);
+void sg_summary_after_fork_child(void);
+
+#endif

@@ -24,6 +24,14 @@
  * untouched, and a fault on this thread is a syncguard bug, not a race. */
 extern SG_TLS int sg_in_syncguard;
 
+/* Runs the statement (block) after it as syncguard's own code, one level
+ * deeper in sg_in_syncguard: SG_INSIDE_SYNCGUARD { ... }. Leave the block
+ * only at its end: a return, break or goto out of it would skip the way
+ * back out. */
+#define SG_INSIDE_SYNCGUARD                                                       \
+    for (int sg_inside_ = (sg_in_syncguard++, 1); sg_inside_;                      \
+         sg_inside_ = 0, sg_in_syncguard--)
+
 /* Start-up's progress (preload/init.c moves it on; anyone may ask). */
 enum sg_init_state { SG_INIT_NONE, SG_INIT_RUNNING, SG_INIT_DONE };
 extern atomic_int sg_init_state;

@@ -19,6 +19,15 @@ void *sg_real_next(const char *name);
  * look-up behind every libc shim (preload/shim.h). */
 void *sg_real_next_cached(void **slot, const char *name);
 
+/* The next definition of the function name, typed as the declaration of
+ * name in scope (syncguard's own shim of it), looked up once per place it
+ * is used: SG_NEXT(read)(fd, buf, n). NULL when there is none. */
+#define SG_NEXT(name)                                                             \
+    ({                                                                            \
+        static void *sg_next_;                                                    \
+        (__typeof__(&name))sg_real_next_cached(&sg_next_, #name);                 \
+    })
+
 /* Warns once when syncguard is not first in the search order for dlsym
  * (after sg_self_init). */
 void sg_check_preload_order(void);

@@ -57,6 +57,7 @@ const struct sg_driver *sg_driver(void)
     d.cuGraphMemcpyNodeGetParams = driver_fn("cuGraphMemcpyNodeGetParams");
     d.cuGraphChildGraphNodeGetGraph = driver_fn("cuGraphChildGraphNodeGetGraph");
     d.cuGraphHostNodeGetParams = driver_fn("cuGraphHostNodeGetParams");
+    d.cuPointerGetAttribute = driver_fn("cuPointerGetAttribute");
     atomic_store_explicit(&ready, 1, memory_order_release);
     return &d;
 }

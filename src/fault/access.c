@@ -86,9 +86,8 @@ void sg_access_free(uintptr_t lo, size_t len)
 {
     if (len == 0 || sg_in_syncguard || !sg_observe_needed())
         return;
-    sg_in_syncguard++;
-    resolve_range(lo, lo + len, SG_ACCESS_FREE, NULL);
-    sg_in_syncguard--;
+    SG_INSIDE_SYNCGUARD
+        resolve_range(lo, lo + len, SG_ACCESS_FREE, NULL);
 }
 
 void sg_access_begin(struct sg_access_window *w, uintptr_t buf, size_t len, int is_write)
@@ -97,9 +96,8 @@ void sg_access_begin(struct sg_access_window *w, uintptr_t buf, size_t len, int 
     if (len == 0 || sg_in_syncguard || !sg_observe_needed())
         return;
     int saved_errno = errno;
-    sg_in_syncguard++;
-    resolve_range(buf, buf + len, is_write ? SG_ACCESS_WRITE : SG_ACCESS_READ, w);
-    sg_in_syncguard--;
+    SG_INSIDE_SYNCGUARD
+        resolve_range(buf, buf + len, is_write ? SG_ACCESS_WRITE : SG_ACCESS_READ, w);
     errno = saved_errno;
 }
 
@@ -108,12 +106,12 @@ void sg_access_end(struct sg_access_window *w)
     if (w->n == 0)
         return;
     int saved_errno = errno;
-    sg_in_syncguard++;
-    sg_lock(&sg_model_lock);
-    for (int i = 0; i < w->n; i++)
-        sg_guard_window_close(w->lo[i], w->hi[i]);
-    sg_unlock(&sg_model_lock);
-    sg_in_syncguard--;
+    SG_INSIDE_SYNCGUARD {
+        sg_lock(&sg_model_lock);
+        for (int i = 0; i < w->n; i++)
+            sg_guard_window_close(w->lo[i], w->hi[i]);
+        sg_unlock(&sg_model_lock);
+    }
     w->n = 0;
     errno = saved_errno;
 }

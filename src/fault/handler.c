@@ -205,9 +205,8 @@ static void on_sigsegv(int sig, siginfo_t *si, void *ucv)
     int ours = 0;
     if (si->si_code == SEGV_ACCERR && sg_initialized()) {
         unsigned long t0 = sg_now_ns();
-        sg_in_syncguard++;
-        ours = handle_fault((uintptr_t)si->si_addr, ucv);
-        sg_in_syncguard--;
+        SG_INSIDE_SYNCGUARD
+            ours = handle_fault((uintptr_t)si->si_addr, ucv);
         sg_stat_since(SG_STAT_fault_ns, t0);
     }
     errno = saved_errno;

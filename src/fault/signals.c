@@ -26,10 +26,7 @@ static int slot_of(int sig)
 
 int sg_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-    static int (*real)(int, const struct sigaction *, struct sigaction *);
-    if (!real)
-        real = sg_real_next("sigaction");
-    return real(sig, act, old);
+    return SG_NEXT(sigaction)(sig, act, old);
 }
 
 int sg_fault_owns(int sig)

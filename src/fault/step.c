@@ -84,11 +84,11 @@ static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
     stepping_page = 0;
     uc->uc_mcontext.gregs[REG_EFL] &= ~TRAP_FLAG;
     unsigned long t0 = sg_now_ns();
-    sg_in_syncguard++;
-    sg_lock(&sg_model_lock);
-    sg_guard_update(page, page + sg_page_size); /* as the copies now require */
-    sg_unlock(&sg_model_lock);
-    sg_in_syncguard--;
+    SG_INSIDE_SYNCGUARD {
+        sg_lock(&sg_model_lock);
+        sg_guard_update(page, page + sg_page_size); /* as the copies now require */
+        sg_unlock(&sg_model_lock);
+    }
     sg_stat_since(SG_STAT_fault_ns, t0);
     errno = saved_errno;
 }

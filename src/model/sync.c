@@ -4,9 +4,7 @@
  * that other work adds. Releasing what an observation covers is life's. */
 #include "config.h"
 
-#include <dlfcn.h>
 
-#include "base/dl.h"
 #include "base/lock.h"
 #include "driver/driver.h"
 #include "model/copies.h"
@@ -146,13 +144,11 @@ int sg_is_host_pointer(CUdeviceptr p)
 {
     if (sg_pinned_lookup((uintptr_t)p, 1, NULL))
         return 1;
-    static CUresult (*get_attr)(void *, CUpointer_attribute, CUdeviceptr);
-    if (!get_attr && sg_libcuda())
-        get_attr = sg_real_dlsym(sg_libcuda(), "cuPointerGetAttribute");
-    if (!get_attr)
+    const struct sg_driver *d = sg_driver();
+    if (!d->cuPointerGetAttribute)
         return 0;
     unsigned type = 0;
-    CUresult r = get_attr(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p);
+    CUresult r = d->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p);
     /* Memory the driver does not know is pageable host memory. */
     return r != CUDA_SUCCESS || type == CU_MEMORYTYPE_HOST;
 }

@@ -45,22 +45,23 @@ static void parse_options_or_die(void)
 
 static void do_init(void)
 {
-    sg_in_syncguard++;
-    parse_options_or_die();
-    sg_resolve_real_dlsym();
-    sg_self_init();
-    sg_check_preload_order();
-    sg_page_init();
-    if (sg_copies_init(sg_opt.max_pending) < 0) {
-        fprintf(stderr, "==%d==ERROR: syncguard: cannot map the copy table\n", (int)getpid());
-        _exit(1);
+    SG_INSIDE_SYNCGUARD {
+        parse_options_or_die();
+        sg_resolve_real_dlsym();
+        sg_self_init();
+        sg_check_preload_order();
+        sg_page_init();
+        if (sg_copies_init(sg_opt.max_pending) < 0) {
+            fprintf(stderr, "==%d==ERROR: syncguard: cannot map the copy table\n",
+                    (int)getpid());
+            _exit(1);
+        }
+        sg_stack_init();
+        sg_python_init();
+        sg_fault_install();
+        sg_fork_install();
+        sg_exit_install();
     }
-    sg_stack_init();
-    sg_python_init();
-    sg_fault_install();
-    sg_fork_install();
-    sg_exit_install();
-    sg_in_syncguard--;
 }
 
 void sg_init(void)

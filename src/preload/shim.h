@@ -27,14 +27,27 @@ void *sg_procaddr_v1_hook(void);
 void *sg_procaddr_v2_hook(void);
 void sg_procaddr_offer_real(int abi, void *fn);
 
-/* Declares a wrapper with the exported ABI name `symbol`. */
-#define SG_WRAPPER(symbol) SG_EXPORT CUresult CUDAAPI symbol
+/* The one way to declare a shim: the exported definition of name, which
+ * the program's calls reach instead of the definition it hides.
+ *   SG_SHIM(ssize_t, read)(int fd, void *buf, size_t n) { ... }
+ * A C library shim finds the function it hides with SG_NEXT(name)
+ * (base/dl.h); a driver shim, one line of driver/entrypoints.def, with
+ * SG_REAL(symbol) or SG_FORWARD. */
+#define SG_SHIM(ret, name) SG_EXPORT ret name
 
-/* Calls the real implementation of the wrapper `symbol` (types from the
- * wrapper's own declaration); CUDA_ERROR_NOT_FOUND when the driver lacks it. */
+/* A driver shim: SG_CUDA_SHIM(cuStreamSynchronize)(CUstream h) { ... }. */
+#define SG_CUDA_SHIM(symbol) SG_SHIM(CUresult CUDAAPI, symbol)
+
+/* The real driver function of the shim symbol, typed as the shim: the
+ * driver's own answer, or looked up in libcuda.so.1 on first use (NULL when
+ * the driver lacks it). */
+#define SG_REAL(symbol) ((__typeof__(&symbol))sg_real(SG_E_##symbol))
+
+/* Calls the real implementation of the shim symbol; CUDA_ERROR_NOT_FOUND
+ * when the driver lacks it. */
 #define SG_FORWARD(symbol, ...)                                                   \
     ({                                                                            \
-        __typeof__(&symbol) real_ = (__typeof__(&symbol))sg_real(SG_E_##symbol);  \
+        __typeof__(&symbol) real_ = SG_REAL(symbol);                              \
         real_ ? real_(__VA_ARGS__) : CUDA_ERROR_NOT_FOUND;                        \
     })
 
@@ -45,7 +58,7 @@ void sg_procaddr_offer_real(int abi, void *fn);
  * is, the ordering it would record cannot cover a copy. stream: the
  * expression that names the call's stream. */
 #define SG_STREAM_WORK(symbol, per_thread, stream, PARAMS, ...)            \
-    SG_WRAPPER(symbol) PARAMS                                           \
+    SG_CUDA_SHIM(symbol) PARAMS                                           \
     {                                                                   \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                   \
         if (r == CUDA_SUCCESS && SG_ENTER() && sg_observe_needed())     \

@@ -209,5 +209,5 @@ void sg_json_after_fork_child(void)
     if (json_fd >= 0)
         close(json_fd);
     json_fd = FILE_UNOPENED;
-    __atomic_store_n(&open_lock.word, 0, __ATOMIC_RELAXED);
+    sg_lock_reset(&open_lock);
 }

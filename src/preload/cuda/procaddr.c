@@ -179,7 +179,7 @@ static CUresult CUDAAPI hook_v1(const char *symbol, void **pfn, int version, cuu
 }
 
 /* Programs linked with -lcuda that call cuGetProcAddress directly. */
-SG_EXPORT CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn, int version,
+SG_CUDA_SHIM(cuGetProcAddress_v2)(const char *symbol, void **pfn, int version,
                                                cuuint64_t flags,
                                                CUdriverProcAddressQueryResult *status)
 {

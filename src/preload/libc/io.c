@@ -45,13 +45,12 @@ static void access_mmsg(struct sg_access_window *w, struct mmsghdr *v, unsigned 
 /* One shim: announce the buffer (ANNOUNCE names how), make the call, close
  * what the announcement opened. */
 #define SHIM(ret, name, PARAMS, ANNOUNCE, ...)                                  \
-    SG_EXPORT ret name PARAMS                                                   \
+    SG_SHIM(ret, name) PARAMS                                                   \
     {                                                                           \
-        static void *real;                                                      \
         struct sg_access_window w;                                              \
         w.n = 0; /* only the count: the ranges are written before read */     \
         ANNOUNCE;                                                               \
-        ret r = ((__typeof__(&name))sg_real_next_cached(&real, #name))(__VA_ARGS__);        \
+        ret r = SG_NEXT(name)(__VA_ARGS__);                                     \
         sg_access_end(&w);                                                      \
         return r;                                                               \
     }

@@ -10,7 +10,7 @@
 #include "fault/fault.h"
 #include "preload/shim.h"
 
-SG_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+SG_SHIM(int, sigaction)(int sig, const struct sigaction *act, struct sigaction *old)
 {
     if (!sg_fault_owns(sig))
         return sg_real_sigaction(sig, act, old);
@@ -18,14 +18,10 @@ SG_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *
     return 0;
 }
 
-SG_EXPORT sighandler_t signal(int sig, sighandler_t handler)
+SG_SHIM(sighandler_t, signal)(int sig, sighandler_t handler)
 {
-    if (!sg_fault_owns(sig)) {
-        static sighandler_t (*real)(int, sighandler_t);
-        if (!real)
-            real = sg_real_next("signal");
-        return real(sig, handler);
-    }
+    if (!sg_fault_owns(sig))
+        return SG_NEXT(signal)(sig, handler);
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = handler;

@@ -10,11 +10,9 @@
 #include "base/lock.h"
 #include "driver/entries.h"
 #include "preload/root.h"
+#include "preload/table.h"
 
 #define SG_EXPORT __attribute__((visibility("default")))
-
-/* The wrapper of each entry (preload/cuda/table.c), by entry id. */
-extern void *const sg_entry_wrappers[SG_E_COUNT];
 
 /* The wrapper of an exported ABI name, or NULL if syncguard does not wrap
  * it. real is what the caller would have got; it is recorded. */
@@ -26,17 +24,24 @@ void *sg_wrapper_for_request(const char *base, void *real, int version, cuuint64
 void *sg_procaddr_v1_hook(void);
 void *sg_procaddr_v2_hook(void);
 void sg_procaddr_offer_real(int abi, void *fn);
+/* The C half of the dlsym stub (libc/dlsym.c): every handle but
+ * RTLD_NEXT. */
+void *sg_dlsym_impl(void *handle, const char *name);
 
 /* The one way to declare a shim: the exported definition of name, which
- * the program's calls reach instead of the definition it hides.
- *   SG_SHIM(ssize_t, read)(int fd, void *buf, size_t n) { ... }
+ * the program's calls reach instead of the definition it hides. It also
+ * declares name first, so that every shim has a prototype (cuda.h has none
+ * for per-thread variants and older ABIs).
+ *   SG_SHIM(ssize_t, read, (int fd, void *buf, size_t n)) { ... }
  * A C library shim finds the function it hides with SG_NEXT(name)
  * (base/dl.h); a driver shim, one line of driver/entrypoints.def, with
  * SG_REAL(symbol) or SG_FORWARD. */
-#define SG_SHIM(ret, name) SG_EXPORT ret name
+#define SG_SHIM(ret, name, params) \
+    ret name params;               \
+    SG_EXPORT ret name params
 
-/* A driver shim: SG_CUDA_SHIM(cuStreamSynchronize)(CUstream h) { ... }. */
-#define SG_CUDA_SHIM(symbol) SG_SHIM(CUresult CUDAAPI, symbol)
+/* A driver shim: SG_CUDA_SHIM(cuStreamSynchronize, (CUstream h)) { ... }. */
+#define SG_CUDA_SHIM(symbol, params) SG_SHIM(CUresult CUDAAPI, symbol, params)
 
 /* The real driver function of the shim symbol, typed as the shim: the
  * driver's own answer, or looked up in libcuda.so.1 on first use (NULL when
@@ -58,7 +63,7 @@ void sg_procaddr_offer_real(int abi, void *fn);
  * is, the ordering it would record cannot cover a copy. stream: the
  * expression that names the call's stream. */
 #define SG_STREAM_WORK(symbol, per_thread, stream, PARAMS, ...)            \
-    SG_CUDA_SHIM(symbol) PARAMS                                           \
+    SG_CUDA_SHIM(symbol, PARAMS)                                           \
     {                                                                   \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                   \
         if (r == CUDA_SUCCESS && SG_ENTER() && sg_observe_needed())     \

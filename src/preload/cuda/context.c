@@ -17,7 +17,7 @@ static void ctx_wait_begin(struct sg_sync_op *op, const char *api, CUcontext ctx
     sg_snapshot_ctx(ctx, &op->covered);
 }
 
-SG_CUDA_SHIM(cuCtxSynchronize)(void)
+SG_CUDA_SHIM(cuCtxSynchronize, (void))
 {
     if (!SG_ENTER() || !sg_observe_needed())
         return SG_FORWARD(cuCtxSynchronize);
@@ -28,7 +28,7 @@ SG_CUDA_SHIM(cuCtxSynchronize)(void)
     return r;
 }
 
-SG_CUDA_SHIM(cuCtxSynchronize_v2)(CUcontext ctx)
+SG_CUDA_SHIM(cuCtxSynchronize_v2, (CUcontext ctx))
 {
     if (!SG_ENTER() || !sg_observe_needed())
         return SG_FORWARD(cuCtxSynchronize_v2, ctx);
@@ -40,7 +40,7 @@ SG_CUDA_SHIM(cuCtxSynchronize_v2)(CUcontext ctx)
 }
 
 /* Destroying a context waits for its work: every copy in it is complete. */
-SG_CUDA_SHIM(cuCtxDestroy_v2)(CUcontext ctx)
+SG_CUDA_SHIM(cuCtxDestroy_v2, (CUcontext ctx))
 {
     if (!SG_ENTER())
         return SG_FORWARD(cuCtxDestroy_v2, ctx);
@@ -59,7 +59,7 @@ SG_CUDA_SHIM(cuCtxDestroy_v2)(CUcontext ctx)
 /* A primary context reset (cudaDeviceReset) likewise. Which context is the
  * device's is not tracked, so every context's work counts as complete: a
  * multi-device program may then miss a race, never get a false one. */
-SG_CUDA_SHIM(cuDevicePrimaryCtxReset_v2)(CUdevice dev)
+SG_CUDA_SHIM(cuDevicePrimaryCtxReset_v2, (CUdevice dev))
 {
     if (!SG_ENTER())
         return SG_FORWARD(cuDevicePrimaryCtxReset_v2, dev);

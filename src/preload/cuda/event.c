@@ -8,7 +8,7 @@
 #include "preload/shim.h"
 
 #define EVENT_RECORD(symbol, per_thread, PARAMS, ...)               \
-    SG_CUDA_SHIM(symbol) PARAMS                                       \
+    SG_CUDA_SHIM(symbol, PARAMS)                                       \
     {                                                               \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);               \
         if (r == CUDA_SUCCESS && SG_ENTER() && sg_observe_needed()) \
@@ -23,7 +23,7 @@ EVENT_RECORD(cuEventRecordWithFlags_ptsz, 1, (CUevent e, CUstream h, unsigned in
              flags)
 
 #define EVENT_OBSERVER(symbol, api)                             \
-    SG_CUDA_SHIM(symbol)(CUevent e)                               \
+    SG_CUDA_SHIM(symbol, (CUevent e))                               \
     {                                                           \
         if (!SG_ENTER() || !sg_observe_needed())                \
             return SG_FORWARD(symbol, e);                       \
@@ -38,7 +38,7 @@ EVENT_RECORD(cuEventRecordWithFlags_ptsz, 1, (CUevent e, CUstream h, unsigned in
 EVENT_OBSERVER(cuEventSynchronize, "cuEventSynchronize")
 EVENT_OBSERVER(cuEventQuery, "cuEventQuery")
 
-SG_CUDA_SHIM(cuEventDestroy_v2)(CUevent e)
+SG_CUDA_SHIM(cuEventDestroy_v2, (CUevent e))
 {
     CUresult r = SG_FORWARD(cuEventDestroy_v2, e);
     if (r == CUDA_SUCCESS && SG_ENTER()) {

@@ -10,8 +10,8 @@
  * wrapped here carry the name itself. */
 #undef cuGraphInstantiate
 
-SG_CUDA_SHIM(cuGraphAddHostNode)(CUgraphNode *pn, CUgraph g, const CUgraphNode *deps, size_t ndeps,
-                               const CUDA_HOST_NODE_PARAMS *p)
+SG_CUDA_SHIM(cuGraphAddHostNode, (CUgraphNode *pn, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                               const CUDA_HOST_NODE_PARAMS *p))
 {
     CUDA_HOST_NODE_PARAMS mine;
     if (!SG_ENTER() || !p)
@@ -23,7 +23,7 @@ SG_CUDA_SHIM(cuGraphAddHostNode)(CUgraphNode *pn, CUgraph g, const CUgraphNode *
 }
 
 
-SG_CUDA_SHIM(cuGraphInstantiateWithFlags)(CUgraphExec *pe, CUgraph graph, unsigned long long flags)
+SG_CUDA_SHIM(cuGraphInstantiateWithFlags, (CUgraphExec *pe, CUgraph graph, unsigned long long flags))
 {
     CUresult r = SG_FORWARD(cuGraphInstantiateWithFlags, pe, graph, flags);
     if (r == CUDA_SUCCESS && SG_ENTER())
@@ -33,8 +33,8 @@ SG_CUDA_SHIM(cuGraphInstantiateWithFlags)(CUgraphExec *pe, CUgraph graph, unsign
 
 /* The CUDA 10 and 11.0-11.3 ABI: an error node and a log buffer. */
 #define INSTANTIATE_WITH_LOG(symbol)                                                   \
-    SG_CUDA_SHIM(symbol)(CUgraphExec * pe, CUgraph graph, CUgraphNode * err, char *log, \
-                       size_t loglen)                                                  \
+    SG_CUDA_SHIM(symbol, (CUgraphExec * pe, CUgraph graph, CUgraphNode * err, char *log, \
+                       size_t loglen))                                                  \
     {                                                                                  \
         CUresult r = SG_FORWARD(symbol, pe, graph, err, log, loglen);                  \
         if (r == CUDA_SUCCESS && SG_ENTER())                                           \
@@ -46,7 +46,7 @@ INSTANTIATE_WITH_LOG(cuGraphInstantiate)
 INSTANTIATE_WITH_LOG(cuGraphInstantiate_v2)
 
 #define INSTANTIATE_WITH_PARAMS(symbol)                                                   \
-    SG_CUDA_SHIM(symbol)(CUgraphExec *pe, CUgraph graph, CUDA_GRAPH_INSTANTIATE_PARAMS *ip) \
+    SG_CUDA_SHIM(symbol, (CUgraphExec *pe, CUgraph graph, CUDA_GRAPH_INSTANTIATE_PARAMS *ip)) \
     {                                                                                     \
         CUresult r = SG_FORWARD(symbol, pe, graph, ip);                                   \
         if (r == CUDA_SUCCESS && SG_ENTER())                                              \
@@ -57,7 +57,7 @@ INSTANTIATE_WITH_LOG(cuGraphInstantiate_v2)
 INSTANTIATE_WITH_PARAMS(cuGraphInstantiateWithParams)
 INSTANTIATE_WITH_PARAMS(cuGraphInstantiateWithParams_ptsz)
 
-SG_CUDA_SHIM(cuGraphExecDestroy)(CUgraphExec exec)
+SG_CUDA_SHIM(cuGraphExecDestroy, (CUgraphExec exec))
 {
     if (SG_ENTER())
         sg_graph_forget(exec);
@@ -65,7 +65,7 @@ SG_CUDA_SHIM(cuGraphExecDestroy)(CUgraphExec exec)
 }
 
 #define GRAPH_LAUNCH(symbol, per_thread)                          \
-    SG_CUDA_SHIM(symbol)(CUgraphExec exec, CUstream s)              \
+    SG_CUDA_SHIM(symbol, (CUgraphExec exec, CUstream s))              \
     {                                                             \
         CUresult r = SG_FORWARD(symbol, exec, s);                 \
         if (r != CUDA_SUCCESS || !SG_ENTER())                     \

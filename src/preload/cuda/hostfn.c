@@ -10,7 +10,7 @@
 #include "preload/shim.h"
 
 #define HOST_FN(symbol, per_thread)                                           \
-    SG_CUDA_SHIM(symbol)(CUstream s, CUhostFn fn, void *data)                   \
+    SG_CUDA_SHIM(symbol, (CUstream s, CUhostFn fn, void *data))                   \
     {                                                                         \
         int entered = SG_ENTER();                                             \
         int capturing = entered && sg_stream_is_capturing(s, per_thread);     \
@@ -32,7 +32,7 @@ HOST_FN(cuLaunchHostFunc, 0)
 HOST_FN(cuLaunchHostFunc_ptsz, 1)
 
 #define CALLBACK(symbol, per_thread)                                                   \
-    SG_CUDA_SHIM(symbol)(CUstream s, CUstreamCallback cb, void *data, unsigned int flags) \
+    SG_CUDA_SHIM(symbol, (CUstream s, CUstreamCallback cb, void *data, unsigned int flags)) \
     {                                                                                  \
         struct sg_host_fn *t =                                                         \
             SG_ENTER() ? sg_host_fn_prepare(s, per_thread, "cuStreamAddCallback", -1) : NULL; \

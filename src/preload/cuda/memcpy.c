@@ -37,7 +37,7 @@ static int to_pageable(uintptr_t dst, uintptr_t src, size_t n, int dst_known_hos
 }
 
 #define ASYNC_COPY(symbol, api, per_thread, dst_host, src_host, dst_known_host)      \
-    SG_CUDA_SHIM(symbol)(COPY_PARAMS)                                                  \
+    SG_CUDA_SHIM(symbol, (COPY_PARAMS))                                                  \
     {                                                                                \
         if (!SG_ENTER())                                                             \
             return SG_FORWARD(symbol, COPY_ARGS);                                    \
@@ -76,7 +76,7 @@ ASYNC_COPY(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", 1, 0, (uintptr_t)src,
  * host: the copy completed; from the host: the stream was synchronized
  * before the copy started, or the copy was synchronous). */
 #define SYNC_COPY(symbol, per_thread, has_host_side, api)                          \
-    SG_CUDA_SHIM(symbol)(COPY_PARAMS)                                            \
+    SG_CUDA_SHIM(symbol, (COPY_PARAMS))                                            \
     {                                                                          \
         if (!SG_ENTER() || !sg_observe_needed() || !(has_host_side))           \
             return SG_FORWARD(symbol, COPY_ARGS);                              \

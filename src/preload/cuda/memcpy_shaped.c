@@ -14,7 +14,7 @@
 #undef cuMemcpy3DBatchAsync
 
 #define SHAPED_ASYNC(symbol, API, PT, TYPE, guard_fn)                      \
-    SG_CUDA_SHIM(symbol)(const TYPE *p, CUstream s)                              \
+    SG_CUDA_SHIM(symbol, (const TYPE *p, CUstream s))                              \
     {                                                                          \
         CUresult r = SG_FORWARD(symbol, p, s);                                 \
         if (r == CUDA_SUCCESS && p && SG_ENTER()) {                            \
@@ -54,7 +54,7 @@ static void guard_3d_batch(struct copy_call *call, size_t n, const CUDA_MEMCPY3D
 #define BATCH_ARGS dsts, srcs, sizes, count, attrs, attr_idx, nattrs
 
 #define BATCH(symbol, PT, PARAMS, ...)                                         \
-    SG_CUDA_SHIM(symbol) PARAMS                                                  \
+    SG_CUDA_SHIM(symbol, PARAMS)                                                  \
     {                                                                          \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
         if (r == CUDA_SUCCESS && SG_ENTER()) {                                 \
@@ -72,7 +72,7 @@ BATCH(cuMemcpyBatchAsync_v2, 0, (BATCH_PARAMS, CUstream s), BATCH_ARGS, s)
 BATCH(cuMemcpyBatchAsync_v2_ptsz, 1, (BATCH_PARAMS, CUstream s), BATCH_ARGS, s)
 
 #define BATCH_3D(symbol, PT, PARAMS, ...)                                      \
-    SG_CUDA_SHIM(symbol) PARAMS                                                  \
+    SG_CUDA_SHIM(symbol, PARAMS)                                                  \
     {                                                                          \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
         if (r == CUDA_SUCCESS && SG_ENTER()) {                                 \
@@ -111,7 +111,7 @@ BATCH_3D(cuMemcpy3DBatchAsync_v2_ptsz, 1,
              ((p)->dstMemoryType == CU_MEMORYTYPE_UNIFIED && sg_is_host_pointer((p)->dstDevice))))
 
 #define SYNC_SHAPED(symbol, per_thread, api, TYPE)                                         \
-    SG_CUDA_SHIM(symbol)(const TYPE *p)                                                      \
+    SG_CUDA_SHIM(symbol, (const TYPE *p))                                                      \
     {                                                                                      \
         if (!SG_ENTER() || !sg_observe_needed() || !DONE_SHAPED(p))                        \
             return SG_FORWARD(symbol, p);                                                  \

@@ -80,21 +80,21 @@ static CUresult alloc_pinned(int host_alloc, void **pp, size_t n, unsigned flags
     return r;
 }
 
-SG_CUDA_SHIM(cuMemAllocHost_v2)(void **pp, size_t n)
+SG_CUDA_SHIM(cuMemAllocHost_v2, (void **pp, size_t n))
 {
     if (!pp || !n || !SG_ENTER())
         return SG_FORWARD(cuMemAllocHost_v2, pp, n);
     return alloc_pinned(0, pp, n, 0);
 }
 
-SG_CUDA_SHIM(cuMemHostAlloc)(void **pp, size_t n, unsigned int flags)
+SG_CUDA_SHIM(cuMemHostAlloc, (void **pp, size_t n, unsigned int flags))
 {
     if (!pp || !n || !SG_ENTER())
         return SG_FORWARD(cuMemHostAlloc, pp, n, flags);
     return alloc_pinned(1, pp, n, flags);
 }
 
-SG_CUDA_SHIM(cuMemHostRegister_v2)(void *p, size_t n, unsigned int flags)
+SG_CUDA_SHIM(cuMemHostRegister_v2, (void *p, size_t n, unsigned int flags))
 {
     CUresult r = SG_FORWARD(cuMemHostRegister_v2, p, n, flags);
     if (r == CUDA_SUCCESS && SG_ENTER())
@@ -102,13 +102,13 @@ SG_CUDA_SHIM(cuMemHostRegister_v2)(void *p, size_t n, unsigned int flags)
     return r;
 }
 
-SG_CUDA_SHIM(cuMemFreeHost)(void *p)
+SG_CUDA_SHIM(cuMemFreeHost, (void *p))
 {
     p = sg_access_unpin(p, SG_ENTER());
     return SG_FORWARD(cuMemFreeHost, p);
 }
 
-SG_CUDA_SHIM(cuMemHostUnregister)(void *p)
+SG_CUDA_SHIM(cuMemHostUnregister, (void *p))
 {
     if (SG_ENTER())
         sg_access_unpin(p, 1); /* registered in place: the same address */

@@ -179,9 +179,9 @@ static CUresult CUDAAPI hook_v1(const char *symbol, void **pfn, int version, cuu
 }
 
 /* Programs linked with -lcuda that call cuGetProcAddress directly. */
-SG_CUDA_SHIM(cuGetProcAddress_v2)(const char *symbol, void **pfn, int version,
+SG_CUDA_SHIM(cuGetProcAddress_v2, (const char *symbol, void **pfn, int version,
                                                cuuint64_t flags,
-                                               CUdriverProcAddressQueryResult *status)
+                                               CUdriverProcAddressQueryResult *status))
 {
     return hook_v2(symbol, pfn, version, flags, status);
 }

@@ -20,17 +20,17 @@ static CUresult created(CUresult r, CUstream *ph, unsigned int flags)
     return r;
 }
 
-SG_CUDA_SHIM(cuStreamCreate)(CUstream *ph, unsigned int flags)
+SG_CUDA_SHIM(cuStreamCreate, (CUstream *ph, unsigned int flags))
 {
     return created(SG_FORWARD(cuStreamCreate, ph, flags), ph, flags);
 }
 
-SG_CUDA_SHIM(cuStreamCreateWithPriority)(CUstream *ph, unsigned int flags, int priority)
+SG_CUDA_SHIM(cuStreamCreateWithPriority, (CUstream *ph, unsigned int flags, int priority))
 {
     return created(SG_FORWARD(cuStreamCreateWithPriority, ph, flags, priority), ph, flags);
 }
 
-SG_CUDA_SHIM(cuStreamDestroy_v2)(CUstream h)
+SG_CUDA_SHIM(cuStreamDestroy_v2, (CUstream h))
 {
     CUresult r = SG_FORWARD(cuStreamDestroy_v2, h);
     if (r == CUDA_SUCCESS && SG_ENTER()) {
@@ -43,7 +43,7 @@ SG_CUDA_SHIM(cuStreamDestroy_v2)(CUstream h)
 
 /* Synchronize and query share one shape: snapshot, call, observe. */
 #define STREAM_OBSERVER(symbol, per_thread, api)                \
-    SG_CUDA_SHIM(symbol)(CUstream h)                              \
+    SG_CUDA_SHIM(symbol, (CUstream h))                              \
     {                                                           \
         if (!SG_ENTER() || !sg_observe_needed())                \
             return SG_FORWARD(symbol, h);                       \
@@ -61,7 +61,7 @@ STREAM_OBSERVER(cuStreamQuery, 0, "cuStreamQuery")
 STREAM_OBSERVER(cuStreamQuery_ptsz, 1, "cuStreamQuery")
 
 #define STREAM_WAIT_EVENT(symbol, per_thread)                   \
-    SG_CUDA_SHIM(symbol)(CUstream h, CUevent e, unsigned int flags) \
+    SG_CUDA_SHIM(symbol, (CUstream h, CUevent e, unsigned int flags)) \
     {                                                           \
         CUresult r = SG_FORWARD(symbol, h, e, flags);           \
         if (r == CUDA_SUCCESS && SG_ENTER() && sg_observe_needed()) \

@@ -5,13 +5,11 @@
 #include "config.h"
 
 #include "driver/entries.h"
+#include "preload/table.h"
 
 #define SG_ENTRY(base, symbol, version, per_thread) extern char symbol[];
 #include "driver/entrypoints.def"
 #undef SG_ENTRY
-
-/* Declared in preload/shim.h, which cannot be included here (cuda.h). */
-extern void *const sg_entry_wrappers[SG_E_COUNT];
 
 void *const sg_entry_wrappers[SG_E_COUNT] = {
 #define SG_ENTRY(base, symbol, version, per_thread) [SG_E_##symbol] = (void *)symbol,

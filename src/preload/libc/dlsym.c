@@ -35,8 +35,6 @@ __asm__(".text\n"
         "    jmp *%rax\n"
         ".size dlsym, .-dlsym\n");
 
-void *sg_dlsym_impl(void *handle, const char *name);
-
 void *sg_dlsym_impl(void *handle, const char *name)
 {
     void *real = sg_real_dlsym(handle, name);

@@ -45,7 +45,7 @@ static void access_mmsg(struct sg_access_window *w, struct mmsghdr *v, unsigned 
 /* One shim: announce the buffer (ANNOUNCE names how), make the call, close
  * what the announcement opened. */
 #define SHIM(ret, name, PARAMS, ANNOUNCE, ...)                                  \
-    SG_SHIM(ret, name) PARAMS                                                   \
+    SG_SHIM(ret, name, PARAMS)                                                   \
     {                                                                           \
         struct sg_access_window w;                                              \
         w.n = 0; /* only the count: the ranges are written before read */     \

@@ -18,7 +18,7 @@
 #include "model/sync.h"
 #include "preload/shim.h"
 
-SG_SHIM(int, mprotect)(void *addr, size_t len, int prot)
+SG_SHIM(int, mprotect, (void *addr, size_t len, int prot))
 {
     uintptr_t lo = (uintptr_t)addr, hi = sg_page_up(lo + len);
     if (sg_in_syncguard || !sg_initialized() || !sg_pinned_any() || len == 0 ||

@@ -10,7 +10,7 @@
 #include "fault/fault.h"
 #include "preload/shim.h"
 
-SG_SHIM(int, sigaction)(int sig, const struct sigaction *act, struct sigaction *old)
+SG_SHIM(int, sigaction, (int sig, const struct sigaction *act, struct sigaction *old))
 {
     if (!sg_fault_owns(sig))
         return sg_real_sigaction(sig, act, old);
@@ -18,7 +18,7 @@ SG_SHIM(int, sigaction)(int sig, const struct sigaction *act, struct sigaction *
     return 0;
 }
 
-SG_SHIM(sighandler_t, signal)(int sig, sighandler_t handler)
+SG_SHIM(sighandler_t, signal, (int sig, sighandler_t handler))
 {
     if (!sg_fault_owns(sig))
         return SG_NEXT(signal)(sig, handler);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Where the training loop's overhead goes (bench/RESULTS.md, "Training
 # loop"): the measurements behind the analysis, in one run on the GPU
 # machine, no table and no targets (bench/run.sh makes the table):

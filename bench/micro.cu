@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // syncguard microbenchmark (bench/run.sh builds it with plain nvcc).
 //
 //   micro [SCALE]     SCALE multiplies every iteration count (default 1;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What one guard costs the kernel, alone and with other threads running:
  * a protect + open pair of mprotect calls on PAGES populated pages (the
  * pair syncguard makes for each guarded copy), timed while THREADS other

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The monotonic clock in microseconds, for the C benchmarks of bench/. */
 #ifndef BENCH_NOW_US_H
 #define BENCH_NOW_US_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What a protect + open pair costs on pinned memory beyond the two calls.
 
     python3 bench/pin_probe.py [MIB [PASSES]]       (default 6 MiB, 20 passes)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The copy pattern of a PyTorch training loop fed by a pinned-memory
  * DataLoader, in C against the driver API, so that syncguard's share of a
  * step can be measured and profiled without PyTorch: on the GPU machine,

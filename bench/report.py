@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Turns bench/run.sh's raw CSV into the markdown results table (stdout).
 
     python3 bench/report.py RAW.csv

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ResNet-50 inference with pinned device-to-host output copies (bench/run.sh).
 
     python3 bench/resnet.py [BATCHES [WARMUP]]     (default 150 after 20)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # syncguard overhead benchmark, side by side in one run:
 #   workloads  micro (bench/micro.cu), resnet (bench/resnet.py), train (bench/train.py),
 #              loader (bench/pinned_loader.c: the training loop's copy pattern in C,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A small CNN training loop fed by a pinned-memory DataLoader (bench/run.sh).
 
     python3 bench/train.py [STEPS [WARMUP]]     (default 300 after 30)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A racy program: it copies device memory into pinned host memory with
  * cuMemcpyDtoHAsync and sums the buffer without synchronizing with the
  * stream first. Natively it may print a wrong sum (zeros); under syncguard

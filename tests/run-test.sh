@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs one test program under the preloaded libsyncguard.so and checks what
 # its source file says it must do (automake LOG_COMPILER, libeatmydata
 # style; tests/gpu/run.sh uses it too). Directives, in comments of the source:

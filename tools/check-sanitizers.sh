@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Builds libsyncguard.so with AddressSanitizer and UBSan and runs the
 # driver-API tests (tests/drv, on the CPU emulator) under it: our own memory
 # errors and undefined behaviour, which the plain test suite cannot see.

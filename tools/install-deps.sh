@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Installs what syncguard needs to build and test on Debian/Ubuntu. The CUDA
 # toolkit is not a Debian package here: it is expected at /usr/local/cuda
 # (or CUDA_HOME, or wherever nvcc is on PATH).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Quick start on a fresh Debian machine with the CUDA toolkit: install the
 # build dependencies, build syncguard, and run it on the bundled racy
 # example, on the GPU when there is one, else on the CPU emulation of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Things every floor of libsyncguard uses: branch hints, thread-local
  * storage, the recursion guard ("inside syncguard") and whether start-up
  * has finished. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The real dlsym and the next definitions of the C library functions that
  * syncguard's shims hide (its dlsym stub is in preload/libc/dlsym.c). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Finding the real definitions of functions that syncguard's own hide: the
  * real dlsym (which the preload layer replaces) and the next definition
  * of a C library function. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The futex lock declared in lock.h. It exists because the fault handler
  * must be able to take the model lock: pthread mutexes are not specified as
  * async-signal-safe, while an atomic exchange and a futex system call are. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A lock that is safe to take from the fault handler as long as the
  * interrupted code is not syncguard itself (checked with sg_in_syncguard):
  * no allocation, no pthread internals, just an atomic word and futex. */

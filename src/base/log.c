@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The log sink. Everything syncguard prints goes through sg_log_write, a
  * plain write(2) loop, so that the fault handler can use it too. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Where syncguard's output goes (log_path) and how it gets there. */
 #ifndef SG_BASE_LOG_H
 #define SG_BASE_LOG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SYNCGUARD_OPTIONS parsing, sanitizer style: "key=value" pairs separated by
  * ':' (or spaces or commas), keys and their types from options.def. */
 #include "config.h"

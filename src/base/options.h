@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Options, parsed once from SYNCGUARD_OPTIONS (see options.def). */
 #ifndef SG_BASE_OPTIONS_H
 #define SG_BASE_OPTIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The page size that guards are counted in. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The page size, and rounding addresses to pages. */
 #ifndef SG_BASE_PAGE_H
 #define SG_BASE_PAGE_H

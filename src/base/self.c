@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The library's own address range, from its program headers. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Where libsyncguard.so itself lies in memory: its frames are never shown,
  * and a "real" function that points into it would make a wrapper call
  * itself. */

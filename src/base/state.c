@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The process-wide and per-thread state declared in common.h. */
 #include "config.h"
 

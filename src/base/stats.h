@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Counters of what syncguard did in this process, printed at exit with
  * verbosity>=1 (and in the JSON summary): where its time goes in a slow
  * run. Each is one relaxed atomic add, signal-safe. */

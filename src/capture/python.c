@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Python frames of the calling thread, read straight from CPython's own
  * structures (py-spy style, but in-process). No libpython link, no GIL, no
  * C-API call that allocates or takes a lock: capture runs on the hot path of

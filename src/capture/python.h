@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Python frames of a native stack: which Python function and line a
  * CPython program (3.9 to 3.13) was running when it enqueued a copy or
  * touched its memory. Capture reads the interpreter's frame structures of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Stack capture with libunwind. The enqueue stack of every guarded copy is
  * taken on the hot path, so it is a bare array of program counters; the
  * access stack is taken in the fault handler from the signal context. */

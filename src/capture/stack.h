@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Raw stacks: program counters only, symbolized when a report is written. */
 #ifndef SG_CAPTURE_STACK_H
 #define SG_CAPTURE_STACK_H

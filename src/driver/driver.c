@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libcuda.so.1 and the driver functions syncguard calls for itself. */
 #include "config.h"
 

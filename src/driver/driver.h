@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The driver for syncguard's own use: libcuda.so.1, and the functions
  * syncguard calls for itself and does not wrap. */
 #ifndef SG_DRIVER_DRIVER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The entry-point table, generated from entrypoints.def, and the real
  * functions behind it: the answers of the real cuGetProcAddress (recorded
  * by preload/cuda/procaddr.c), or else dlsym on libcuda.so.1. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The driver entry points syncguard wraps (entrypoints.def), and where
  * their real implementations are kept. Kept free of cuda.h. The wrappers'
  * addresses are the preload layer's (preload/cuda/table.c). */

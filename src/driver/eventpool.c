@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Events syncguard records after each guarded copy, so that the fault
  * handler can wait for exactly that copy. Creating an event costs more than
  * recording one, so released events are kept per context and reused. The

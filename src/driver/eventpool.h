@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Events syncguard records after each guarded copy, kept per context and
  * reused. The put side runs in the fault handler: no allocation. */
 #ifndef SG_DRIVER_EVENTPOOL_H

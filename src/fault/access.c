@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Accesses that never fault. The kernel does not raise SIGSEGV when a system
  * call meets a protected user buffer: the call fails with EFAULT. So the
  * system-call shims announce their buffers here first: a buffer that

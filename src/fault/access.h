@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Accesses that never fault: a system call given a buffer, a free of pinned
  * memory (src/fault/access.c). */
 #ifndef SG_FAULT_ACCESS_H

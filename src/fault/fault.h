@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fault handling: SIGSEGV on a guarded page is matched to its copy and
  * handled per mode; SIGTRAP ends a single step over a shared page. Every
  * other fault goes to the program's own handler or the default action. */

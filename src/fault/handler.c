@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The SIGSEGV handler: the most dangerous code in syncguard. It runs in the
  * middle of arbitrary program code, so it allocates nothing, uses no stdio
  * and takes only the model lock, which the interrupted code cannot hold

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What happens to an access that conflicts with a pending copy: it is
  * reported (mode report or abort; latent ones only with report_latent), the
  * copy is waited for on its own event, its guard is released, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Resolving an access to memory of a pending copy, whether it arrived as a
  * fault (fault/handler.c) or was seen in a system call (fault/access.c):
  * report per mode, wait for the copy, release its guard. Signal-safe. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Keeping syncguard's SIGSEGV and SIGTRAP handlers first. Programs install
  * their own later (Python's faulthandler, which pytest enables, does): such
  * a sigaction() or signal() is recorded as the program's action and

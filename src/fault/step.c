@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Single-stepping over a guarded page. A fault on a guarded page outside
  * every conflicting copy's bytes (a neighbour of the copy on the same page)
  * must complete without a report: the page is opened, the trap flag is set

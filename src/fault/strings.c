@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Decoding x86-64 rep string instructions (rep movs, stos, lods, cmps,
  * scas). Such an instruction faults once per iteration on a guarded page,
  * so instead of single-stepping it through every neighbour byte, the

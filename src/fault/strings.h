@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What memory the rest of an interrupted rep string instruction will read
  * and write (src/fault/strings.c). */
 #ifndef SG_FAULT_STRINGS_H

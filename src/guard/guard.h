@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Page guarding: host pages of in-flight copies get PROT_NONE (D2H
  * destinations) or PROT_READ (H2D sources) until the host observes
  * completion. Async-signal-safe: no allocation, only mprotect. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What a page's protection is when syncguard does not restrict it: what
  * the program itself last asked for with mprotect (kept, so that opening a
  * guard never undoes the program's own protection), else read-write (or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Turning the set of active copies into page protections. A range is cut at
  * every edge of an overlapping copy; each piece gets the strictest
  * protection among the copies over it (PROT_NONE & PROT_READ & RW, as bit

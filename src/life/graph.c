@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The graphs a program instantiates and launches. A graph's memcpy nodes
  * copy when the graph runs, not when it is built, so the copies with a
  * host side are read off the graph once, at instantiation, and guarded at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Graphs: the host copies of an executable graph, guarded at each launch;
  * the order of its launches; host functions in graphs (life/graph.c). */
 #ifndef SG_LIFE_GRAPH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Host functions and stream callbacks. When the driver starts one, all
  * work enqueued before it on its stream is complete, and the host thread
  * running it knows that: syncguard's trampoline observes it, then calls the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Trampolines for host functions and stream callbacks (life/hostfn.c). */
 #ifndef SG_LIFE_HOSTFN_H
 #define SG_LIFE_HOSTFN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A copy's life: tracked when the driver accepts it (its pages guarded),
  * released when the host observes it complete (its pages opened again). */
 #ifndef SG_LIFE_LIFE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The host observed work complete: the copies the observation covers are
  * released, and its site is kept for reports. */
 #include "config.h"

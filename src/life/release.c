@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A copy's end: released when an observation covers it (or the fault
  * handler has waited for it), its pages given the protection the remaining
  * copies need. */

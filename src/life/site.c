@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Guarding the host side of an intercepted copy, of any shape (linear,
  * 2D, 3D: each host side that is pinned is guarded with the exact rows it
  * covers; bytes between the rows stay the program's). The enqueue stacks are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the copy shims share: the enqueue site of a copy (native and Python
  * stacks, captured once per call even when it guards several ranges) and
  * handing a guarded host range to the model. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A copy's start: the driver accepted it, so its slot is filled, an event
  * is recorded after it on its stream, and its pages are guarded. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The table of guarded copies. Slots, the free stack and the list of
  * active slots are mapped once at start-up: the fault handler searches and
  * releases copies without allocating. All access under sg_model_lock. A

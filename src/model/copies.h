@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* In-flight copies: one slot per guarded host range of an asynchronous
  * copy. The table lives in memory mapped at start-up so that the fault
  * handler can search and release slots without allocating. */

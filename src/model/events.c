@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Events: a record captures what the stream's work so far stands for; a
  * later record replaces it; a never-recorded event stands for nothing (and
  * is complete, so observing it teaches the host nothing). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The synchronization model: which host memory is pinned, which copies are
  * in flight, and what the host has observed to be complete (happens-before
  * between the host and each stream, tracked with vector clocks). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Page-locked host ranges: allocated by the driver or registered with it.
  * Only copies whose host side is in one of them run asynchronously to the
  * host (a pageable copy is complete when its call returns), so only they

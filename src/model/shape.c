@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shape arithmetic: which bytes of its extent a 2D/3D copy transfers, and
  * where an access of a range first meets a copy. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The host side of a copy as rows and slices, and its arithmetic. */
 #ifndef SG_MODEL_SHAPE_H
 #define SG_MODEL_SHAPE_H

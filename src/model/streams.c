@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Streams as the model sees them, and the implicit synchronization of the
  * legacy default stream: an operation on the legacy stream waits for all
  * earlier work of the blocking streams of its context, and an operation on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The host side of happens-before: what each synchronization call covers
  * (the snapshot is taken before the call: work enqueued while it waits is
  * not covered by it), the sites of past observations, and the ordering

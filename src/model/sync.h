@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the shims tell the model: the host is about to wait for something
  * (snapshot what it covers), work was enqueued, an event recorded. Seeing
  * it complete releases copies: that is life/observe.c's. Each function

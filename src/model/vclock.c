@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Sparse vector clocks: sorted (stream index, sequence) pairs. A clock says,
  * for each stream, how much of its tracked work is known to come before. */
 #include "config.h"

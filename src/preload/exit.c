@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Exit: the summary, and the exit status that says whether syncguard found
  * anything. */
 #include "config.h"

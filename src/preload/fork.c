@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fork(): the parent keeps its state; the child keeps no copy in flight,
  * no guard, no stream or event of the parent, and opens its own log. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Start-up, once per process, before any wrapper does work (libfaketime
  * style): options, the copy table, the fault handlers, fork and exit hooks.
  * The composition root: the one place that knows every floor.

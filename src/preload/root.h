@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The composition root: start-up, fork and exit, which call into every
  * floor below. */
 #ifndef SG_PRELOAD_ROOT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* How a shim is declared, and how it reaches what it hides. The preload
  * layer is the only one whose symbols are exported: every definition here
  * is the program's to call. */

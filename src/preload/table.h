@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The wrappers of the entry points (preload/cuda/table.c), kept free of
  * cuda.h like driver/entries.h: the table knows the wrappers by address. */
 #ifndef SG_PRELOAD_TABLE_H

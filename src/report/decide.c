@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Deciding whether a race is reported: the same race site (same copy site,
  * same access site) is reported once and counted; a race a suppression
  * matches is counted, not reported. Reporter thread only, except the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Why the host's synchronization did not cover a copy: the lines of a
  * report after the copy's stack. It names what the host did synchronize
  * since the copy was enqueued (with where), and for each the reason it does

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The part of a report that says why the host's synchronization did not
  * cover the copy (explain.c). Reporter thread only. */
 #ifndef SG_REPORT_EXPLAIN_H

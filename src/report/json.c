@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* JSON Lines for machines (json_path=PREFIX): one object per line, built
  * in a heap buffer (a report's stacks can be long) and written with one
  * write loop, so a reader sees whole lines. The file is per process, named

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* JSON Lines output (json_path=PREFIX): a small writer that builds one
  * object in a growing buffer, and the per-process file it goes to. Normal
  * context only (it allocates): the reporter thread and the exit handler. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The names of race kinds and classes, from race_kinds.def. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The JSON report of a race (json_path): one line, rendered from the same
  * view as the text report. Reporter thread only. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The report of a race: decided (dedup, suppressions: decide.c) over one
  * view of it (view.c), then rendered as text (text.c) and, with json_path,
  * as a JSON line (race_json.c). Reporter thread only, except the summary

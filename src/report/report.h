@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Race reports. The fault handler fills a record with raw facts (no
  * allocation, no stdio); the reporter thread symbolizes and prints it. */
 #ifndef SG_REPORT_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The reporter thread. Symbolizing needs memory allocation and file access,
  * which the fault handler must not do; so the handler puts the raw race in a
  * ring slot, wakes this thread with sem_post (async-signal-safe), and waits

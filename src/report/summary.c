@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The summary, once per process: at exit, or right after the report that
  * halt_on_error or mode=abort is about to end the process on. Text (when
  * something was found, or with verbosity) and JSON. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Suppressions: parsed once at start-up (normal context, may allocate),
  * matched by the reporter thread against the symbolized frames of a race.
  * A suppressed race is still synchronized by the fault handler; it is just

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Suppressions (suppressions=FILE): "kind:pattern" lines, sanitizer style.
  * The file is read once at start-up so that a mistake in it stops the
  * process before main(), naming the file and line; matching happens in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Symbolization with libdw (elfutils): module and offset from the process's
  * mappings, the function from the symbol table (static functions too), and
  * file:line from DWARF where the module has it, with one frame for each

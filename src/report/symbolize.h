@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* From a program counter to function, file:line and module+offset. */
 #ifndef SG_REPORT_SYMBOLIZE_H
 #define SG_REPORT_SYMBOLIZE_H

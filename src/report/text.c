@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The text report of a race, sanitizer style: a banner, the access with
  * its stack, the copy with its enqueue stack, why the host's
  * synchronization did not cover it, and a SUMMARY line. Reporter thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Making the view of a race: its stacks symbolized (native frames inside
  * syncguard are never shown nor matched), the place SUMMARY names, and the
  * explanation. Reporter thread only. */

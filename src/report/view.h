@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* One view of a race, made once by the reporter thread and rendered twice
  * (text.c, race_json.c): the symbolized stacks, where it happened, and why
  * the host's synchronization did not cover the copy. */

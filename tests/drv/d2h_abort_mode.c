@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_abort_mode: with mode=abort, syncguard reports an early read of a
  * cuMemcpyDtoHAsync destination and then aborts the program (SIGABRT: exit
  * status 134), so the program's own check never runs.

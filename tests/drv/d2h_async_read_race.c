@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_async_read_race: the host reads the pinned destination of a
  * cuMemcpyDtoHAsync before it has observed the copy's completion.
  *

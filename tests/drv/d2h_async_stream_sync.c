@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_async_stream_sync: the host reads the pinned destination of a
  * cuMemcpyDtoHAsync only after cuStreamSynchronize on the copy's stream has
  * returned.  That observes the copy's completion: no report, and the data

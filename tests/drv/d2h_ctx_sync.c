@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_ctx_sync: cuCtxSynchronize after a cuMemcpyDtoHAsync on a created
  * stream: it waits for all work of the context, so its return observes the
  * copy's completion and the read afterwards is no race.

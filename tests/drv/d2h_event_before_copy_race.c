@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_event_before_copy_race: the event the host synchronizes with was
  * recorded on the copy's stream BEFORE the cuMemcpyDtoHAsync, so
  * cuEventSynchronize returning says nothing about the copy: reading the

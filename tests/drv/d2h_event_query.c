@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_event_query: an event recorded on the copy's stream after a
  * cuMemcpyDtoHAsync, polled with cuEventQuery until it returns CUDA_SUCCESS.
  * That success observes the copy's completion (a CUDA_ERROR_NOT_READY

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_event_sync: an event recorded on the copy's stream after a
  * cuMemcpyDtoHAsync, then cuEventSynchronize: its return observes the copy's
  * completion, so reading the pinned destination afterwards is no race and

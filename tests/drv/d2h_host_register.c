@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_host_register: memory from malloc (page-aligned) made page-locked
  * with cuMemHostRegister is pinned memory like cuMemAllocHost's: an async
  * copy into it runs after the call returns, and reading it before

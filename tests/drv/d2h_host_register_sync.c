@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_host_register_sync: an async copy into malloc'ed memory registered
  * with cuMemHostRegister, read only after cuStreamSynchronize on its
  * stream: no race.  Twin of d2h_host_register.

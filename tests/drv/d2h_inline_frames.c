@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_inline_frames: the early read happens in a function inlined into its
  * caller (always_inline: inlined at every optimization level).  The access
  * stack must show the inlined function at the reading line, then its caller
@@ -5,17 +6,17 @@
  * the SUMMARY names the innermost (inlined) function.
  *
  * SG-EXPECT: early-host-read
- * SG-GREP: ^    #0 0x[0-9a-f]* count_wrong_inlined .*d2h_inline_frames\.c:24 (
- * SG-GREP: ^    #1 0x[0-9a-f]* main .*d2h_inline_frames\.c:37 (
- * SG-GREP: ^SUMMARY: syncguard: early-host-read d2h_inline_frames.c:24 in count_wrong_inlined
+ * SG-GREP: ^    #0 0x[0-9a-f]* count_wrong_inlined .*d2h_inline_frames\.c:25 (
+ * SG-GREP: ^    #1 0x[0-9a-f]* main .*d2h_inline_frames\.c:38 (
+ * SG-GREP: ^SUMMARY: syncguard: early-host-read d2h_inline_frames.c:25 in count_wrong_inlined
  */
 #include <cuda.h>
 #include <stdint.h>
 
 #include "sgtest.h"
 
-/* The SG-GREP lines above name this function's reading line (24) and the
- * line of its call in main (37): keep them in step. */
+/* The SG-GREP lines above name this function's reading line (25) and the
+ * line of its call in main (38): keep them in step. */
 static inline __attribute__((always_inline)) unsigned
 count_wrong_inlined(const volatile uint32_t *h, uint32_t want)
 {

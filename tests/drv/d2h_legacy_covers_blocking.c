@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_legacy_covers_blocking: the copy runs on a BLOCKING created stream
  * (flags 0).  An operation on the legacy default stream waits for all
  * earlier work of the context's blocking streams, so an event recorded on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_legacy_nonblocking_race: as d2h_legacy_covers_blocking, but the copy
  * runs on a NON-BLOCKING stream, which the legacy default stream does not
  * wait for: the event recorded on stream NULL says nothing about the copy,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_memcpy_async_generic: the generic cuMemcpyAsync (unified addressing:
  * the driver tells the direction from the pointers) with a pinned host
  * destination is a device-to-host copy like cuMemcpyDtoHAsync.  The host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_memcpy_async_generic_sync: a generic cuMemcpyAsync into pinned host
  * memory, read only after cuStreamSynchronize on its stream: no race.
  * Twin of d2h_memcpy_async_generic.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_neighbour_bytes: an async copy into bytes [0,100) of a 16 KiB pinned
  * buffer guards the whole first page, but the bytes after 100 are not the
  * copy's: the host may read byte 200 while the copy is in flight.  No

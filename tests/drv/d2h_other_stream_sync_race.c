@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_other_stream_sync_race: the copy runs on non-blocking stream A; the
  * host synchronizes only non-blocking stream B (which has work of its own).
  * Nothing orders A's copy before B's work, so reading the pinned

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_pageable_async: cuMemcpyDtoHAsync into pageable (malloc'ed) memory is
  * synchronous: the call returns only once the copy is complete.  Reading
  * the destination right after the call is therefore no race, and syncguard

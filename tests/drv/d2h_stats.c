@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_stats: d2h_async_read_race at verbosity=1 must end with the exit
  * summary and syncguard's counters: one guarded copy of four pages, two
  * mprotect calls (guard at enqueue, release after the race was resolved),

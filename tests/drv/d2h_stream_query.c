@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_stream_query: cuStreamQuery on the copy's stream, polled until it
  * returns CUDA_SUCCESS.  That success observes the completion of everything
  * enqueued on the stream, the cuMemcpyDtoHAsync included (a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_stream_wait_event: happens-before is transitive across streams.  The
  * copy runs on stream A, an event recorded after it on A is made a
  * dependency of stream B (cuStreamWaitEvent), a second event is recorded on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_sync_mode: with mode=sync, an early read of a cuMemcpyDtoHAsync
  * destination is not reported: syncguard silently waits for the copy and
  * lets the read go on with the copied data, and the exit status is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_two_copies_one_page: two small async copies fill the two halves of
  * one pinned page, the first on stream A, the second on stream B (held).
  * After cuStreamSynchronize(A) the first half is safe to read although the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_two_copies_one_page_race: as d2h_two_copies_one_page, two small
  * async copies fill the two halves of one pinned page from streams A and B,
  * and the host synchronizes only A; but then it reads the SECOND half,

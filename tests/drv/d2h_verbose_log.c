@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* d2h_verbose_log: verbosity=2 logs every guarded copy and its release; a
  * correctly synchronized program must still run to the end (logging while
  * a copy is being guarded must not deadlock), report nothing, and see the

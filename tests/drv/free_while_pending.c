@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* free_while_pending: cuMemFreeHost of a pinned buffer while an async copy
  * into it is still in flight.  syncguard must drop its guard on the range
  * before the driver takes the memory back, and must not crash when the

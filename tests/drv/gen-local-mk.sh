@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Regenerates tests/drv/local.mk from the programs in tests/drv/ (automake
 # needs the list spelled out). Run after adding a test program.
 cd "$(dirname "$0")" || exit 1

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* h2d_source_read_ok: the host only READS the pinned source of a
  * cuMemcpyHtoDAsync while the copy is in flight.  Both sides only read
  * those bytes: no race, no report, and the device receives the data.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* h2d_source_write_race: the host overwrites the pinned source of a
  * cuMemcpyHtoDAsync before it has observed the copy's completion.  syncguard
  * must report the write, wait for the copy and only then let the write

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* h2d_sources_unguarded: with guard_sources=0 the pinned source of a
  * host-to-device copy is not guarded: the host's early write goes through
  * unseen (and, the copy being held behind it, the device receives the

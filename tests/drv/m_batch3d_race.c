@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_batch3d_race: batch copies.  cuMemcpy3DBatchAsync (13.0 ABI, from
  * cuGetProcAddress) with pointer operands: rows of 2 KiB from packed device
  * memory into a pinned buffer with a pitch of 4 KiB.  Reading inside a row

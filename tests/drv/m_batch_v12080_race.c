@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_batch_v12080_race: batch copies (the CUDA 12.8 ABI of
  * cuMemcpyBatchAsync, from cuGetProcAddress at version 12080).  Two D2H
  * copies into pinned memory; the host reads before synchronizing: a race.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_callback_ok: stream callbacks.  Like m_hostfn_ok with
  * cuStreamAddCallback: the callback runs after the copy completed.  Twin:
  * m_hostfn_other_stream_race.

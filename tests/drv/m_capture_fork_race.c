@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_capture_fork_race: stream capture.  A real copy is in flight on stream
  * S when S starts capturing; inside the capture an event recorded on S
  * forks stream T into the capture and T is joined back.  Those records and

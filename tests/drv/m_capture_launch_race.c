@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_capture_launch_race: stream capture.  The captured D2H copy runs when
  * the graph is launched: reading the buffer after cuGraphLaunch without
  * synchronizing is a race.  Twin: m_capture_launch_sync_ok.

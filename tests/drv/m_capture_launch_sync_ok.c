@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_capture_launch_sync_ok: stream capture.  The captured graph is launched
  * and the launch stream synchronized before the read: no race.  Twin:
  * m_capture_launch_race.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_capture_read_ok: stream capture.  A copy enqueued on a capturing stream
  * is recorded into the graph, not executed: the host may use the buffer
  * during and after the capture (it still holds the old data).  syncguard

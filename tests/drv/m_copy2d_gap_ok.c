@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_copy2d_gap_ok: 2D copies.  Same layout as m_copy2d_row_race; the host
  * reads a byte in the GAP between rows (same page as the rows, not part of
  * the copy) while the copy is in flight: no race, no report.  Twin:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_copy2d_row_race: 2D copies.  cuMemcpy2DAsync D2H into a pitched pinned
  * buffer (pitch twice the width): reading a byte INSIDE a row before
  * synchronizing is a race.  Twin: m_copy2d_gap_ok.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_copy3d_gap_ok: 3D copies.  Same box as m_copy3d_race; the host reads a
  * row's tail gap and a gap row of the first slice while the copy is in
  * flight: not part of the copy, no report.  Twin: m_copy3d_race.

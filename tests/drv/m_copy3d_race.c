@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_copy3d_race: 3D copies.  cuMemcpy3DAsync D2H of 2 slices of 2 rows into
  * a pinned box with a gap after each row and two gap rows per slice:
  * reading a byte of the second slice's second row early is a race.  Twin:

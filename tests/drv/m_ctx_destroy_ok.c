@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_ctx_destroy_ok: context destroy.  cuCtxDestroy waits for all the
  * context's work before tearing it down.  The copy lands in program memory
  * registered (cuMemHostRegister) in that context, which outlives it (the

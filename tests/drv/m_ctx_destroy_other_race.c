@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_ctx_destroy_other_race: context destroy.  Destroying a DIFFERENT (idle)
  * context says nothing about the copy's context: the read is a race.  Twin:
  * m_ctx_destroy_ok.

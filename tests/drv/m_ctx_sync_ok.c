@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_ctx_sync_ok: cuCtxSynchronize.  It blocks until all work of the current
  * context is complete, the copy included.  Twin: m_ctx_sync_other_ctx_race.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_ctx_sync_other_ctx_race: cuCtxSynchronize covers the CURRENT context
  * only.  Two contexts made with cuCtxCreate on device 0: the copy runs in
  * context A, the host synchronizes context B: the read is a race.  Twin:

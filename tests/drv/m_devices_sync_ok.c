@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_devices_sync_ok: several devices.  The copy runs on a stream of device
  * 1's primary context and the host synchronizes that context: no race.
  * Needs two devices (the emulator makes two; skipped on a one-GPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_devices_sync_other_race: several devices.  The copy runs on a stream of
  * device 1's primary context; the host synchronizes device 0's context
  * (cuCtxSynchronize with it current): that covers nothing of device 1.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_event_before_copy_race: events.  An event recorded BEFORE the copy
  * captures only the work before it: synchronizing it says nothing about the
  * copy.  Twin: m_event_after_copy_ok.

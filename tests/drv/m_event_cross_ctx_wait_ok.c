@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_event_cross_ctx_wait_ok: cuStreamWaitEvent across contexts ("hEvent may
  * be from a different context or device than hStream").  The copy runs in
  * context A, an event after it is waited for by a stream of context B, and

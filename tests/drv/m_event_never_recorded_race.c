@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_event_never_recorded_race: events.  A never-recorded event is complete
  * and captures nothing: cuEventSynchronize on it returns at once and
  * observes nothing.  Twin: m_event_after_copy_ok.

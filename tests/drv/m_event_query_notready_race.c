@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_event_query_notready_race: events.  A cuEventQuery that returned
  * CUDA_ERROR_NOT_READY observes nothing.  Twin: m_event_query_ok.
  *

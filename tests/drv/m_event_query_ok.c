@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_event_query_ok: events.  Polling cuEventQuery on an event recorded
  * after the copy until it returns CUDA_SUCCESS observes the copy.  Twin:
  * m_event_query_notready_race.

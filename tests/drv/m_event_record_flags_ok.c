@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_event_record_flags_ok: events.
  * cuEventRecordWithFlags(CU_EVENT_RECORD_DEFAULT) after the copy is an
  * ordinary record: synchronizing the event observes the copy.  Twin:

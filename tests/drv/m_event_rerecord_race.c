@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_event_rerecord_race: events.  Re-recording an event replaces what it
  * captures:  recorded after the copy on stream A, then re-recorded on an
  * idle stream B, it stands for B's work only, and synchronizing it does not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_free_after_sync_ok: freeing pinned memory after the copy into it was
  * observed complete: nothing to report.  Twin: m_free_in_flight_race.
  *

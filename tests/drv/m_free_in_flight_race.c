@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_free_in_flight_race: freeing pinned memory (cuMemFreeHost) while a copy
  * into it is in flight.  syncguard must not crash or hang, and reports it
  * as "free-in-flight".  Twin: m_free_after_sync_ok.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_graph_child_race: graphs.  The memcpy node sits in a child graph
  * (cuGraphAddChildGraphNode): its copy runs at each launch just the same,
  * so reading before synchronizing is a race.  Twin: m_graph_memcpy_node_ok.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_graph_h2d_write_race: graphs.  A memcpy node copies FROM pinned host
  * memory to the device; the host overwrites the source after cuGraphLaunch,
  * before synchronizing: a race (the device must get the old contents).

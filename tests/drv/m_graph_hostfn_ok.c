@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_graph_hostfn_ok: graphs.  A captured host function that follows the
  * captured copy runs, at each launch, after the copy node completed: the
  * host thread that sees its flag knows the copy is complete, as with

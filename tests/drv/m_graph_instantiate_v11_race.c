@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_graph_instantiate_v11_race: graphs.  A CUDA 11.x runtime instantiates
  * graphs through cuGetProcAddress("cuGraphInstantiate", 11000), which
  * answers the 11.0 ABI cuGraphInstantiate_v2 (error node and log buffer

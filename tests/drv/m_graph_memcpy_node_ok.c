@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_graph_memcpy_node_ok: graphs.  The memcpy-node graph of
  * m_graph_memcpy_node_race, with an event recorded after the launch and
  * synchronized: no race.  Twin: m_graph_memcpy_node_race.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_graph_memcpy_node_race: graphs.  A graph built with
  * cuGraphAddMemcpyNode (host destination), instantiated and launched:
  * reading before synchronizing is a race.  Twin: m_graph_memcpy_node_ok.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_graph_relaunch_ok: graphs.  "Each launch is ordered behind both any
  * previous work in hStream and any previous launches of hGraphExec"
  * (cuGraphLaunch):  the graph is launched on stream A (held), then launched

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_hostfn_ok: host functions.  A host function enqueued on the copy's
  * stream after the copy starts once the copy is complete; the host thread
  * that sees the flag it sets knows the copy is complete.  Twin:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_hostfn_other_stream_race: host functions.  The host function runs on
  * ANOTHER non-blocking stream: it runs at once and its flag says nothing
  * about the copy.  Twin: m_hostfn_ok.

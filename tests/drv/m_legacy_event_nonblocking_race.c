@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_legacy_event_nonblocking_race: legacy default stream.  The copy runs on
  * a NON-BLOCKING created stream A; then a memset and an event record go to
  * the legacy stream (NULL) and the event is synchronized.  Non-blocking

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_legacy_then_blocking_memset16_ok: legacy default stream.  As
  * m_legacy_then_blocking_ok, with the operation on the blocking stream B
  * being a cuMemsetD16Async: any work on a blocking stream waits for earlier

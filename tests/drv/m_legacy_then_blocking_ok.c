@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_legacy_then_blocking_ok: legacy default stream.  The copy runs on the
  * legacy stream; then a memset is enqueued on a BLOCKING stream B, which
  * makes it wait for all earlier legacy-stream work.  Synchronizing B

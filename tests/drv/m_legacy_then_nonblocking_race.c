@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_legacy_then_nonblocking_race: legacy default stream.  As
  * m_legacy_then_blocking_ok, but B is NON-BLOCKING: its memset does not
  * wait for the legacy stream, and synchronizing B says nothing about the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_pageable_d2h_async_race: an async copy from the device into PAGEABLE
  * memory returns only once it has completed (API synchronization
  * behavior), so it shows the host that its stream's earlier work is done

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_peer_copy_ok: peer copies.  cuMemcpyPeerAsync between two contexts
  * (both on device 0) moves device memory only: nothing of the host is
  * guarded, and the host uses its pinned memory freely while the copy is in

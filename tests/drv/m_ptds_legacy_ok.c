@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_ptds_legacy_ok: per-thread default stream.  It "is not a non-blocking
  * stream and will synchronize with the legacy default stream": an event
  * recorded on the legacy stream after a copy on the per-thread stream

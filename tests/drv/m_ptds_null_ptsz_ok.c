@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_ptds_null_ptsz_ok: per-thread default stream.  NULL passed to a _ptsz
  * entry point (cuGetProcAddress with
  * CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) is the calling thread's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_ptds_null_ptsz_race: per-thread default stream.  The copy goes to NULL
  * through the _ptsz entry point (the per-thread stream); the host then
  * synchronizes an unrelated non-blocking stream through the _ptsz

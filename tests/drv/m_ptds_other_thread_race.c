@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_ptds_other_thread_race: per-thread default stream.  Each host thread
  * has its own:  another thread synchronizing ITS per-thread stream says
  * nothing about the copy on the main thread's one.  Twin: m_ptds_sync_ok.

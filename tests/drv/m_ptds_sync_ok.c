@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_ptds_sync_ok: per-thread default stream.  The copy goes to
  * CU_STREAM_PER_THREAD; cuStreamSynchronize(CU_STREAM_PER_THREAD) on the
  * same thread observes it.  Twin: m_ptds_other_thread_race.

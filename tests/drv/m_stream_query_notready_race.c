@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_stream_query_notready_race: cuStreamQuery.  A query that returned
  * CUDA_ERROR_NOT_READY observes nothing: the read after it is a race.
  * Twin: m_stream_query_poll_ok.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_stream_query_poll_ok: cuStreamQuery.  Polling cuStreamQuery until it
  * returns CUDA_SUCCESS observes the completion of all the stream's work:
  * the read afterwards is no race.  Twin: m_stream_query_notready_race.

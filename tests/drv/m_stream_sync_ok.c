@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_stream_sync_ok: stream order.  cuStreamSynchronize of the copy's own
  * stream returns once everything enqueued on it, the copy included, is
  * complete:  the read afterwards is no race.  Twin:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_stream_sync_other_race: stream order.  Synchronizing ANOTHER
  * non-blocking stream tells the host nothing about the copy's stream: the
  * read is a race.  Twin: m_stream_sync_ok.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_sync_copy_legacy_ok: synchronous copies.  A synchronous cuMemcpyDtoH is
  * an operation on the legacy stream that returns once complete: the async
  * copy enqueued on the legacy stream before it is complete too.  Twin:

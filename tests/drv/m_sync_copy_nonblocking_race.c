@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_sync_copy_nonblocking_race: synchronous copies.  The async copy runs on
  * a NON-BLOCKING stream: a synchronous cuMemcpyDtoH (legacy stream) does
  * not wait for it.  Twin: m_sync_copy_legacy_ok.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_sync_htod_pageable_ok: synchronous copies.  "For transfers from
  * pageable host memory to device memory, a stream sync is performed before
  * the copy is initiated" (API synchronization behavior): a synchronous

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_sync_htod_pinned_ok: synchronous copies.  "For transfers from pinned
  * host memory to device memory, the function is synchronous with respect to
  * the host":  a synchronous cuMemcpyHtoD from pinned memory on the legacy

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_unregister_in_flight_race: unregistering pinned memory
  * (cuMemHostUnregister) while a copy into it is in flight: like
  * m_free_in_flight_race, reported as "free-in-flight".  Twin:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_wait_event_before_copy_race: cuStreamWaitEvent.  B waits for an event
  * recorded on A BEFORE the copy: B's later work is not ordered after the
  * copy, so synchronizing B says nothing about it.  Twin: m_wait_event_ok.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_wait_event_chain_ok: cuStreamWaitEvent is transitive: A -> B -> C
  * through two event waits; synchronizing C observes the copy on A.  Twin:
  * m_wait_event_before_copy_race.

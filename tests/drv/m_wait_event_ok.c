@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* m_wait_event_ok: cuStreamWaitEvent.  Copy on A, event e recorded on A, B
  * waits for e, event e2 recorded on B: e2 completes after the copy, so
  * synchronizing e2 observes it.  Twin: m_wait_event_before_copy_race.

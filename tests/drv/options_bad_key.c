@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* options_bad_key: an unknown key in SYNCGUARD_OPTIONS is an error that
  * stops the program at start-up with exit status 1 and a message naming the
  * key, before main runs (so main's message must not appear).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* options_bad_value: a value outside an option's choices (mode is one of
  * report, abort, sync) is an error that stops the program at start-up with
  * exit status 1 and a message naming value and option, before main runs (so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* procaddr_per_thread: entry points looked up with cuGetProcAddress and
  * CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM (version 7000) are the
  * per-thread variants (_ptsz): for them stream NULL is the calling thread's

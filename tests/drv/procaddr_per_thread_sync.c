@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* procaddr_per_thread_sync: as procaddr_per_thread, a copy to stream NULL
  * through the per-thread variant of cuMemcpyDtoHAsync (looked up with
  * CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM), but the host then calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* procaddr_runtime_style: a program that reaches the driver the way the CUDA
  * runtime does: dlopen("libcuda.so.1"), dlsym "cuGetProcAddress_v2", ask it
  * for "cuGetProcAddress" (version 12000), and from then on take every entry

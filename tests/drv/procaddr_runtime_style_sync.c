@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* procaddr_runtime_style_sync: as procaddr_runtime_style (every entry
  * point taken from cuGetProcAddress, itself found the way the CUDA runtime
  * finds it: dlopen("libcuda.so.1"), dlsym "cuGetProcAddress_v2"), but the

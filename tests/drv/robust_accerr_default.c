@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_accerr_default: a program that installs no SIGSEGV handler and
  * reads a PROT_NONE page it mapped itself (si_code SEGV_ACCERR, the kind of
  * fault syncguard handles for guarded pages) dies of SIGSEGV, exactly as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_bulk_read_race: bulk reads that cross from bytes that are no
  * copy's into bytes of a copy in flight are races, and the report must say
  * which byte of the copy was touched first.

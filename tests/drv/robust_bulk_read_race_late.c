@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_bulk_read_race_late: a bulk read that crosses many neighbour bytes
  * of a guarded page before it reaches the bytes of a copy in flight is still
  * a race.  A copy fills the second half of a pinned page, bytes [2048,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_bulk_read_shared_page: bulk accesses of the neighbour bytes of a
  * guarded page.  An async copy fills the first 256 bytes of the middle page
  * of a three-page pinned buffer; while it is in flight the host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_fork_after_report: a process in which syncguard has already
  * reported a race forks a child that does nothing wrong.  The child's
  * reports and exit status are its own: its exit(0) must give status 0 (not

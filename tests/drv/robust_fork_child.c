@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_fork_child: fork() while a guarded copy is in flight.
  *   1. Child A reads the whole pinned destination (syncguard gave the
  *      child's pages back their normal protection: no fault, no hang, no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_fork_child_program_prot: fork() while a guarded copy is in flight
  * over pinned memory that the program protected itself, page by page.  The
  * program makes the middle page of a three-page pinned buffer read-only,

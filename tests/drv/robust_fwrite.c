@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_fwrite: fwrite(3) of the pinned destination of a device-to-host
  * copy still in flight.  A large fwrite hands the user buffer straight to
  * write(2) inside glibc (no shim sees that call), a small one copies it into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_h2d_pinned_read_then_write: the source of a host-to-device copy
  * is guarded PROT_READ while the copy is in flight.  Reading it early is no
  * race (the copy only reads it too): several full passes of reads must be

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_mprotect_fails: syncguard cannot protect the pages of a copy
  * (mprotect fails) and must then let the copy run unguarded: one warning
  * line ("cannot protect the host pages of a copy"), no report, no crash,

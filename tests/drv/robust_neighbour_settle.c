@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_neighbour_settle: a thread that keeps writing the neighbour bytes
  * of a guarded page (a pinned-memory allocator filling the next small
  * buffer next to one being copied) is single-stepped page_steps times (8

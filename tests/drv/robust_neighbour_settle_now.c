@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_neighbour_settle_now: robust_neighbour_settle with page_steps=0:
  * the first write to the neighbour bytes settles the page (its copy has
  * finished on the device), nothing is single-stepped.

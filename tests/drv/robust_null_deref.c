@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_null_deref: a program that installs no SIGSEGV handler and
  * dereferences NULL dies of SIGSEGV, exactly as without syncguard (the
  * shell sees exit status 139), even with a guarded copy in flight: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_pinned_fault_default: a program with no SIGSEGV handler writes to
  * a pinned page it made read-only itself, while a guarded copy into
  * another pinned buffer is in flight.  The fault is the program's: it must

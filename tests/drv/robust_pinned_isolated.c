@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_pinned_isolated: four 1 KiB pinned buffers from cuMemAllocHost.
  * The driver packs such allocations four to a page; syncguard
  * (isolate_pinned=1, the default) gives each pages of its own, so a copy

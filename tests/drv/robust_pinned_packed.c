@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_pinned_packed: robust_pinned_isolated with isolate_pinned=0: the
  * driver's layout, in which two of four 1 KiB pinned buffers share a page
  * (the emulator packs them as the real driver does). The host's writes to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_pinned_padding_oom: isolate_pinned asks the driver for more than
  * the program did (a page-aligned block with a spare page). Where pinned
  * memory is short, that extra must never be what fails the program: with

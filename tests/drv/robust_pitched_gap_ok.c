@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_pitched_gap_ok: the accesses of robust_pitched_row_race (write(),
  * read(), rep movsb, rep stosb), each stopping at the end of a row's gap:
  * they share pages with a pitched copy in flight but none of its bytes.

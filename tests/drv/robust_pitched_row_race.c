@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_pitched_row_race: accesses that never fault on their own, on a
  * pitched (2D) copy.  A cuMemcpy2DAsync device-to-host fills the first
  * 2048 bytes of each of four 4096-byte rows of a pinned buffer; the other

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_program_mprotect_kept: a program that protects its own pinned
  * memory keeps its protection.  The program makes a pinned staging page
  * read-only with mprotect (to catch stray writes to data the GPU reads),

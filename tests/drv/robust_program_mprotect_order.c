@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_program_mprotect_order: the program's own mprotect calls on pinned
  * memory, overlapping, are kept in the order it made them.  When a guarded
  * copy completes, syncguard gives its pages back the protection the

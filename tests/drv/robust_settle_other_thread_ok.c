@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_settle_other_thread_ok: robust_settle_other_thread_race, but the
  * main thread synchronizes X's stream before it reads: X is observed while
  * thread A still settles the page (A waits for Y), so the main thread's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_settle_other_thread_race: while one thread settles a page (it kept
  * faulting on the page's neighbour bytes, and now waits for the page's
  * copies before opening it), another thread reads the bytes of one of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_signal_chain: a program that installs its own SIGSEGV handlers
  * after start-up (syncguard's handler is already in place) sees exactly
  * what it would see without syncguard, and syncguard keeps working.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_signal_sigtrap: syncguard single-steps neighbour accesses of a
  * guarded page with the trap flag, so it keeps a SIGTRAP handler first; a
  * program that installs its own SIGTRAP handler after start-up must see

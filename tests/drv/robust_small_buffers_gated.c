@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_small_buffers_gated: as robust_small_buffers_packed (one
  * registered page carved into 32 buffers of 128 bytes, async copies into the
  * 16 even ones in flight, the host reading and writing the 16 odd ones),

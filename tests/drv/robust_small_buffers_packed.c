@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_small_buffers_packed: 32 small pinned buffers packed in one page
  * (one page-aligned page registered with cuMemHostRegister and carved into
  * 32 buffers of 128 bytes, as a small-object allocator does).  Async copies

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_syscall_lfs: positional I/O of guarded buffers in a program built
  * with large-file support (_FILE_OFFSET_BITS=64, as CPython, coreutils and
  * most distribution packages are): glibc's headers then bind pread, pwrite,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_syscall_neighbour: system calls given buffers that share a guarded
  * page with a copy in flight but none of its bytes.  An async copy fills
  * bytes [0, 256) of a pinned page; meanwhile the host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_syscall_neighbour_gated: as robust_syscall_neighbour, a read(2)
  * into bytes of a guarded page that are not the copy's, but the copy cannot
  * complete until the host has done that read: its stream waits

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_syscall_read: read(2) from a file into the pinned source of a
  * host-to-device copy still in flight.  The source is guarded PROT_READ, so
  * without help the kernel would fail the call with EFAULT; syncguard must

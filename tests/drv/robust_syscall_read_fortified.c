@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_syscall_read_fortified: robust_syscall_read built the way
  * Ubuntu's and Fedora's compilers build by default, with _FORTIFY_SOURCE
  * and optimization, so that read() is glibc's inline wrapper from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_syscall_write: write(2) of the pinned destination of a
  * device-to-host copy still in flight.  The kernel does not fault on a
  * protected user buffer, it fails the call with EFAULT; syncguard must

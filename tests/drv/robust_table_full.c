@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_table_full: more copies in flight than syncguard's table holds.
  * With max_pending=16, 100 device-to-host copies (one page each) are
  * enqueued behind a hold on one stream; syncguard guards 16 of them and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_threads_same_page: many threads fault on the SAME guarded page at
  * once while another thread is inside a synchronize call.  One pinned page
  * holds 9 slots of 256 bytes; each round (100 of them) enqueues 9

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_threads_stress: 16 host threads, each with its own non-blocking
  * stream, device buffer and pinned buffer of 2 KiB.  Threads 0-7 share
  * pages in pairs (thread 2k and 2k+1 own the two halves of one page);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* batch.c - cuMemcpyBatchAsync and cuMemcpy3DBatchAsync, in the CUDA 12.8
  * ABI (with failIdx) and the 13.0 one (_v2), legacy and per-thread.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* capture.c - stream capture: cuStreamBeginCapture .. cuStreamEndCapture.
  *
  * While a stream takes part in a capture sequence, the work submitted to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* context.c - contexts: primary and created ones, the per-thread context
  * stack, teardown.
  *

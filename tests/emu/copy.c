@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* copy.c - the copy engine: classification, the synchronisation rules of
  * NVIDIA's "API synchronization behavior", staging, and the copy operation
  * a stream's worker executes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* copy.h - the copy engine shared by the 1D, peer, 2D and 3D copy entry
  * points (copy.c implements it). */
 #ifndef SGEMU_COPY_H

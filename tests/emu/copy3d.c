@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* copy3d.c - cuMemcpy2D* and cuMemcpy3D* between host and device memory.
  * CUDA arrays do not exist in the emulator: copies naming one report
  * CUDA_ERROR_NOT_SUPPORTED. */

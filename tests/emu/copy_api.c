@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* copy_api.c - the 1D and peer copy entry points, in their legacy and
  * per-thread-default-stream (_ptds/_ptsz) flavours.  The flavours differ only
  * in which stream NULL means. */

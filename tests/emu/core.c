@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* core.c - the global lock, progress notification, cuInit. */
 #include "emu.h"
 

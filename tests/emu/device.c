@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* device.c - devices: enumeration, name, attributes, memory size.  Every
  * emulated device is the same modest compute capability 9.0 part; what
  * matters for the race detector is that it has unified addressing, maps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dma.c - how the emulated device reaches host memory.
  *
  * A real device moves bytes with DMA, which ignores the CPU page tables'

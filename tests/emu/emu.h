@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* emu.h - internals of the CPU emulation of the CUDA driver API (libcuda.so.1).
  *
  * Model: every stream is an in-order queue of operations executed by its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* engine.c - stream queues, dependencies, worker threads and host waits.
  *
  * Each stream runs its operations in order on its own worker thread, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* errors.c - cuGetErrorName and cuGetErrorString: every CUresult of the
  * CUDA 13.0 cuda.h with the text the driver gives it. */
 #include "emu.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* event.c - events and cross-stream waits.
  *
  * Recording an event enqueues a marker operation; the event then captures

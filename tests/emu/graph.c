@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* graph.c - graphs and their nodes: creation, destruction, cloning, the
  * node sets shared with stream capture, and the structural queries.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* graph_exec.c - executable graphs: instantiation and launch.
  *
  * Instantiation keeps a private copy of the graph (later changes to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* graph_node.c - the typed nodes a program adds to a graph itself: memcpy,
  * memset, host, event record and event wait nodes, and their parameters.
  * Each is a template operation of its family (copy.c, memset.c, hostfn.c,

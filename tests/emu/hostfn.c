@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* hostfn.c - host functions and stream callbacks: user code run by the
  * stream's worker once the work before it completed, blocking the work
  * after it until it returns.  A stream capture records host functions as

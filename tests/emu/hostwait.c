@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* hostwait.c - sgemu_release_on_host_wait, the hook that lets a test hold a
  * stream and still have the program's own blocking call release it. */
 #include "emu.h"

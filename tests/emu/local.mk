@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/emu/local.mk - the CPU emulation of the CUDA driver API, the sgtest
 # helpers and the emulator's self-tests.  Included from tests/Makefile.am,
 # so paths are relative to tests/.  See tests/README.md.

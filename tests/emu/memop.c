@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* memop.c - stream memory operations: cuStreamWaitValue32/64 and
  * cuStreamWriteValue32/64.  A wait blocks its stream until a word of
  * device or page-locked host memory satisfies the condition; the word is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* memory.c - device memory, page-locked host memory (allocated and
  * registered), memory information.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* memset.c - cuMemsetD8/D16/D32 and their Async forms.
  *
  * "API synchronization behavior": the synchronous memsets are asynchronous

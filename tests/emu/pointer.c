@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* pointer.c - cuPointerGetAttribute(s): what the registry knows about an
  * address.  Under unified addressing device and host pointers of an
  * allocation are the address itself; nothing is managed memory. */

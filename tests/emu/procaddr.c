@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* procaddr.c - cuGetProcAddress (both ABIs) and cuGetExportTable.
  *
  * Runtimes find the driver with dlopen("libcuda.so.1") and dlsym of

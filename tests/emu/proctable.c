@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* proctable.c - every entry point the emulator exports, by base name, first
  * CUDA version of its ABI and stream flavour.  This is the one place that
  * says which exported symbol answers cuGetProcAddress("cuFoo", version,

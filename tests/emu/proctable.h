@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* proctable.h - the entry-point table behind cuGetProcAddress. */
 #ifndef SGEMU_PROCTABLE_H
 #define SGEMU_PROCTABLE_H

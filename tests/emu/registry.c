@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* registry.c - the unified address space: which addresses are emulated
  * device memory, which are page-locked host memory (allocated or
  * registered).  Under unified addressing this is all a driver needs to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sgemu.h - the test-only extension exported by the CPU emulation of the
  * CUDA driver (tests/emu/libcuda.so.1).  A real driver does not have it:
  * look it up with dlsym(RTLD_DEFAULT, "sgemu_release_on_host_wait") when a

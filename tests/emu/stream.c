@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* stream.c - stream objects: the legacy default stream of each context, the
  * per-thread default streams, created streams; resolving stream handles;
  * the stream API that is not about a particular kind of work.

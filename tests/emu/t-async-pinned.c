@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* An async copy with page-locked host memory returns at once and moves the
  * bytes when its (held) stream gets there: nothing lands before the
  * release, everything after the synchronisation; an async HtoD reads its

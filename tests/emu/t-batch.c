@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Batched copies, in the CUDA 12.8 ABI (failIdx) and the 13.0 one, found
  * with cuGetProcAddress as the runtimes find them: the batch runs in
  * stream order as a whole; the source access order decides when a source

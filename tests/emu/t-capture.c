@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Stream capture: captured work is recorded, not run; the graph holds it
  * in stream order; forks and joins through events; the operations stream
  * capture does not allow fail and invalidate the capture. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Contexts: primary retain/release, created contexts and the per-thread
  * stack, destruction. */
 #include "t-util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Several devices (SGEMU_DEVICES=2, read by cuInit): each has its own
  * primary context; created contexts belong to their device; streams to
  * their context; cuCtxSynchronize covers the current context only. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The emulated DMA lands like a real device's: into pinned host memory the
  * program has made PROT_NONE or PROT_READ, and out of PROT_NONE memory. */
 #include "t-util.h"

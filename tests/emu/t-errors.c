@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Error reporting: before cuInit, without a context, with bad handles and
  * arguments; error names and strings; device queries. */
 #include "t-util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Events: a never-recorded event is complete; re-recording replaces the
  * captured work; elapsed time needs two completed timed records. */
 #include "sgemu.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Graphs built node by node: memcpy, memset, host, child-graph and event
  * nodes; a launch runs the nodes in dependency order as one piece of work
  * in stream order, behind the previous launch of the same executable

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sgemu_release_on_host_wait fires when a host thread is about to block in
  * the emulator (stream, event, context synchronisation, synchronous
  * copies), never on non-blocking queries.  The flags are the test's own, so

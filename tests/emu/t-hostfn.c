@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Host functions and stream callbacks run on the stream after the work
  * before them, in order, and block the work after them while they run. */
 #include "t-util.h"

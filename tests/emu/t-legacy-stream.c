@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The legacy default stream's implicit synchronisation: work on it waits
  * for blocking streams (not for non-blocking ones), work on blocking
  * streams (the per-thread default stream included) waits for it.  The held

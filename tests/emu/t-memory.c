@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Memory: the unified address space (pointer attributes, host
  * registration), memsets, generic, 2D and 3D copies. */
 #include "t-util.h"

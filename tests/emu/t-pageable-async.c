@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Async copies with pageable host memory: DtoH returns only once the copy
  * completed (so it waits for the held stream: the release fires when it
  * blocks), HtoD stages the source before it returns without waiting. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cuGetProcAddress: the lookups both runtimes make. */
 #define _GNU_SOURCE 1
 #include "t-util.h"

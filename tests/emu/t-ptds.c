@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The per-thread default stream, as a program built with
  * CUDA_API_PER_THREAD_DEFAULT_STREAM sees it: NULL is the calling thread's
  * own stream, independent of other threads' ones, and blocking with

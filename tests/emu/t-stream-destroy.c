@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Destroying a stream with pending work returns at once; the work still
  * completes. */
 #include "t-util.h"

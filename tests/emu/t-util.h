@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* t-util.h - little helpers shared by the emulator self-tests. */
 #ifndef SGEMU_T_UTIL_H
 #define SGEMU_T_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cuStreamWaitEvent orders streams: work on the waiting stream after the
  * wait follows the event's captured work. */
 #include "t-util.h"

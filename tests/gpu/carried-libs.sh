@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced on the GPU machine before running syncguard there: that machine
 # lacks some shared libraries libsyncguard.so needs (libunwind, maybe libdw
 # and libelf). They are carried in .carry/lib (copied from the build machine);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Probe (GPU machine): where the driver places small pinned allocations.
  * For each size, eight cuMemAllocHost calls in a row: the address, its
  * offset in its page, and the distance from the previous one; so one sees

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Probe of a CUDA behaviour syncguard's model depends on: does waiting for
  * the legacy default stream (cuStreamQuery/cuStreamSynchronize on NULL or
  * CU_STREAM_LEGACY) also wait for earlier work of blocking streams, and not

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # syncguard's GPU acceptance suite; tests/gpu/README.md says what it checks.
 #
 #   bash tests/gpu/run.sh [FILTER]      (from anywhere; FILTER: a regex on case names)

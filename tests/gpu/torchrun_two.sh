@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Two GPUs, one process per GPU (torchrun --nproc_per_node=2) under
 # syncguard: one log per rank (log_path with %r), rank 0 racy and reported,
 # rank 1 correct and silent. Run on the two-GPU machine from the repo root,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The driver through ctypes, for the Python tests (tests/py, tests/robust):
 the entry points they call with their argument types, and the set-up they
 share. Pure stdlib. `check(r, what)` is the caller's: how a test fails is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sgt_robust.h - helpers shared by the robust_* driver-API test programs
  * (tests/drv/robust_*.c), on top of sgtest.h: the set-up and tear-down of
  * the buffers a test copies through, checks that count failures and go on,

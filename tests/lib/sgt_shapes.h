@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sgt_shapes.h - set-up shared by the tests of copy shapes in tests/drv:
  * graph memcpy nodes, 2D and 3D copies, batch copies.
  *

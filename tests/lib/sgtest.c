@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sgtest.c - see sgtest.h. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1           /* RTLD_DEFAULT */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sgtest.h - small helpers for syncguard's test programs.
  *
  * The same program runs on the CPU emulator (tests/emu, libcuda.so.1) and on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* capture_bench.c: times sg_python_capture in the Python process that loads
  * it (capture_bench.py builds it with src/capture/python.c and stand-ins for
  * the rest of libsyncguard). Also usable from a plain C program, to time the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The cost of sg_python_capture, in this interpreter and in a plain C program.
 
 Builds capture_bench.c with ../../src/capture/python.c (gcc, or CC; cuda.h

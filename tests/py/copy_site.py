@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The enqueue side of test_python_frames.py, in a file of its own so that
 the report must name two different Python files."""
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """syncguard names the Python frames of a race.
 
 A worker thread enqueues cuMemcpyDtoHAsync into pinned memory (through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fork_race: races from several processes, for the report tests.
  *
  *   fork_race [CHILDREN [ROUNDS]]

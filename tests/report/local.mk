@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/report/local.mk - the report tests: text report (golden file),
 # JSON Lines, suppressions, exit summary and colors, per-process files,
 # syncguard-report. Included from tests/Makefile.am, so paths are relative

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Helpers for the report tests (tests/report/t-*.py).
 
 Each test is a script that exits 0 (pass), 1 (fail) or 77 (skip) after one

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The text report of d2h_async_read_race, against a golden file.
 
 What changes from run to run or machine to machine is masked: pids, thread

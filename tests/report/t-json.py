@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """json_path: every line of the file parses, the race and summary objects
 have their fields with the right types, the file is named like log_path's
 (PREFIX.PID, or %p in the prefix), and strings are escaped (a program

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Per-process files: fork_race forks 3 children that each race twice at
 the same site, with log_path=DIR/log.%p and json_path=DIR/sg.json. There
 must be 3 log files and 3 JSON files, one of each per child, named with

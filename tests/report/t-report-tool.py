@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """syncguard-report on hand-written files (no library needed): the same
 race from several processes is one row whose count uses each process's
 summary "counts" (1 without a summary), rows are sorted by count, log files

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The exit summary and the text report's colors.
 
 A process that raced 3 times at one site reports once and its exit line

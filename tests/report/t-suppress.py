@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """suppressions=FILE: a matching suppression (by function, file path, file
 base name or module; with comments and blank lines) silences the report,
 the exit status is 0 and "Suppressions used:" lists it with its hits; the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Robustness tests that are scripts, not driver-API programs (those are
 # tests/drv/robust_*.c).  Included from tests/Makefile.am; paths relative to
 # tests/.  TEST_EXTENSIONS there already has .sh (SH_LOG_COMPILER = $(SHELL)),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # pytest_faulthandler.sh: syncguard under pytest, whose faulthandler plugin
 # installs Python's SIGSEGV handler after syncguard's.  Runs
 # test_faulthandler_race.py (next to this script) with libsyncguard.so

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Run by pytest_faulthandler.sh under pytest, with libsyncguard.so preloaded.
 
 pytest enables Python's faulthandler (a SIGSEGV handler installed long after

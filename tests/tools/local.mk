@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The launcher (tools/syncguard), run as a user would: flags, errors and a
 # racy program through it. Included from tests/Makefile.am; paths relative
 # to tests/.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # t-launcher.sh: the syncguard launcher (tools/syncguard, made by configure
 # from tools/syncguard.in) maps its flags onto SYNCGUARD_OPTIONS, preloads
 # the library, and refuses what it cannot run with the documented status:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Unit tests of the floors below the preload layer, linked against their
 # convenience libraries only (never libsyncguard.so, never the emulator):
 # each prints TAP-like "ok N - ..." lines and fails on any "not ok".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of the context family: context synchronize, destroy and primary
  * context reset show the host that the context's work is complete. */
 #include "config.h"

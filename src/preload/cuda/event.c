@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of the event family: a record captures its stream's work; a
  * successful synchronize or query shows the host that work complete. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of kernel launches (the driver's execution control family): work
  * with no host side that still orders streams (SG_STREAM_WORK, shim.h).
  * Host functions are hostfn.c's. */

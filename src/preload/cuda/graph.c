@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of graph instantiation and launch: the graph's host copies are
  * read off it at instantiation and guarded at each launch (life/graph.c);
  * host nodes get a trampoline that observes the graph's earlier work. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of host functions and stream callbacks: the program's function is
  * enqueued behind a trampoline that observes its stream's earlier work when
  * it starts (life/hostfn.c). Captured streams replay the function on every

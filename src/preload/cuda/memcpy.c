@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of the copy family. An async copy whose host side is pinned runs
  * after the call returns, so its host range is handed to the model to be
  * guarded; a pageable one is complete on return and is left alone. A

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of copies with a shape (2D, 3D) and batches of copies. Each host
  * side that is pinned is guarded with the exact rows it covers; bytes
  * between the rows (the pitch) stay the program's, so touching them is a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of the pinned host memory family: allocation and registration make
  * a range pinned (its async copies get guarded); free and unregistration
  * end that, after releasing any guard still on the range.

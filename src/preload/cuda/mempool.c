@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of the stream-ordered allocator: allocations and frees are stream
  * work like any other. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of asynchronous memsets: stream work with no host side. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The cuGetProcAddress hook. A look-up names a base function, a CUDA
  * version and per-thread-stream flags; the driver answers with one ABI
  * variant of it. syncguard asks the real driver first, works out which

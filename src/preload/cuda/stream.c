@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of the stream family: creation tells the model a stream's flags;
  * synchronize and a successful query tell it what the host has now
  * observed complete; waiting for an event orders the stream after it. */

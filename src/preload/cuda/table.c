@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The wrappers of the entry-point table (driver/entrypoints.def), by id.
  * Wrappers are declared here by name only: cuda.h's prototypes would clash
  * with a generic declaration, and the table needs nothing but their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The dlsym hook. Runtimes (static and shared cudart, numba's bindings)
  * dlopen libcuda.so.1 and dlsym cuGetProcAddress_v2 from it; handing back
  * syncguard's cuGetProcAddress makes every later driver look-up visible.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of the system calls (and stdio calls) that hand user buffers to
  * the kernel. A guarded buffer would make them fail with EFAULT instead of
  * faulting, so each announces its buffer as an access first: reading from

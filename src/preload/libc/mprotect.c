@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The mprotect shim. A program may protect its own pinned memory; syncguard
  * must then keep that protection when it opens a guard, and must not lose a
  * guard to the program's call. So on pinned memory the program's request is

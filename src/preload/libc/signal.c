@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The sigaction() and signal() shims: while syncguard's SIGSEGV and SIGTRAP
  * handlers are installed, the program's own actions for those signals are
  * recorded (fault/signals.c) instead of replacing syncguard's. */

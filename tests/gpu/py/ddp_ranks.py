@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """One rank of a two-GPU job for tests/gpu/torchrun_two.sh.
 
 Each rank runs on its own GPU, takes part in an NCCL all_reduce (syncguard

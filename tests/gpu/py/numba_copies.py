@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Numba async D2H copy for the GPU acceptance suite (tests/gpu/run.sh).
 
     python3 numba_copies.py d2h-race|d2h-sync

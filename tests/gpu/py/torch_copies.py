@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """PyTorch async copies for the GPU acceptance suite (tests/gpu/run.sh).
 
     python3 torch_copies.py MODE

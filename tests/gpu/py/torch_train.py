@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A small deterministic training loop for the GPU acceptance suite.
 
     python3 torch_train.py            # native reference run: prints final_loss=...

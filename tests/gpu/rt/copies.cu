@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // Runtime-API async copies for the GPU acceptance suite (tests/gpu/run.sh).
 //
 //   copies MODE

@@ -16,6 +16,11 @@
  * With sg_model_lock held. Returns 0, or -1 if an mprotect failed. */
 int sg_guard_update(uintptr_t lo, uintptr_t hi);
 
+/* The program's own mprotect(lo, len, prot) of pinned memory: applied,
+ * kept as the pages' normal protection, guards put back on top. Takes
+ * sg_model_lock; returns what mprotect returns, errno kept from it. */
+int sg_guard_program_mprotect(uintptr_t lo, size_t len, int prot);
+
 /* mprotect as a system call: neither syncguard's own mprotect shim nor
  * anything a signal handler must avoid. */
 int sg_protect(uintptr_t lo, size_t len, int prot);

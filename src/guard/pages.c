@@ -8,6 +8,7 @@
  * stack memory. */
 #include "config.h"
 
+#include <errno.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "guard/guard.h"
 #include "model/copies.h"
 #include "model/model.h"
+#include "model/sync.h"
 
 #define MAX_EDGES 256
 
@@ -131,4 +133,26 @@ void sg_guard_window_close(uintptr_t lo, uintptr_t hi)
 {
     if (sg_guard_window_remove(lo, hi))
         sg_guard_update(lo, hi);
+}
+
+/* A program may protect its own pinned memory; syncguard must then keep
+ * that protection when it opens a guard, and must not lose a guard to the
+ * program's call. So the program's request is applied, remembered as the
+ * pages' normal protection if the kernel took it, and the guards of copies
+ * still in flight are applied again on top. */
+int sg_guard_program_mprotect(uintptr_t lo, size_t len, int prot)
+{
+    uintptr_t hi = sg_page_up(lo + len);
+    sg_lock(&sg_model_lock);
+    int rc = sg_protect(lo, len, prot);
+    int saved_errno = errno;
+    /* A call the kernel refused changed nothing: nothing to keep. */
+    if (rc == 0) {
+        sg_guard_program_prot(lo, hi, prot);
+        if (sg_observe_needed())
+            sg_guard_update(lo, hi);
+    }
+    sg_unlock(&sg_model_lock);
+    errno = saved_errno;
+    return rc;
 }

@@ -4,7 +4,7 @@
 # toolkit is not a Debian package here: it is expected at /usr/local/cuda
 # (or CUDA_HOME, or wherever nvcc is on PATH).
 set -eu
-pkgs="autoconf automake libtool pkg-config make gcc libunwind-dev uthash-dev libdw-dev libelf-dev python3 python3-pytest groff-base"
+pkgs="autoconf automake libtool pkg-config make gcc libunwind-dev uthash-dev libdw-dev libelf-dev python3 python3-pytest python3-pytest-xdist python3-jsonschema groff-base"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

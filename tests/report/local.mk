@@ -17,8 +17,10 @@ REPORT_TESTS = \
 	report/t-suppress.py \
 	report/t-summary.py \
 	report/t-multiprocess.py \
-	report/t-report-tool.py
+	report/t-report-tool.py \
+	report/t-report-formats.py
 
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) report/reportlib.py \
-	report/d2h_async_read_race.golden report/d2h_async_read_race.noinline.golden
+	report/d2h_async_read_race.golden report/d2h_async_read_race.noinline.golden \
+	report/sarif-2.1.0-subset.schema.json

@@ -77,6 +77,10 @@ def _reexec_under_library(config):
     env["SYNCGUARD_OPTIONS"] = _options_for_child(config)
     env[REEXEC_MARK] = lib
     args = [sys.executable, "-m", "pytest"] + list(config.invocation_params.args)
+    if config.getoption("syncguard_mode") == "abort" and config.getoption("capture") == "fd":
+        # The report goes to file descriptor 2, which fd capture sends to a
+        # file that dies with the aborted process.
+        args.append("--capture=sys")
     # pytest captures fds 1 and 2 from the start: give them back first, or
     # the new pytest would write into a capture file.
     capman = config.pluginmanager.getplugin("capturemanager")
@@ -105,6 +109,11 @@ def pytest_cmdline_main(config):
                                     "library's C API is not in the process (not "
                                     "libsyncguard.so, or too old)" % os.environ[REEXEC_MARK])
         _reexec_under_library(config)
+    if config.getoption("syncguard_mode") == "abort" and config.getoption("capture") == "fd":
+        config.issue_config_time_warning(pytest.PytestConfigWarning(
+            "--syncguard-mode=abort with pytest's fd capture: the report of the race that "
+            "ends the process goes to a capture file and is lost (use -s or --capture=sys)"),
+            stacklevel=2)
     config.pluginmanager.register(Races(config, api), PLUGIN_NAME)
     return None
 
@@ -134,6 +143,21 @@ def _describe(race):
                 % (" during " + ctx if ctx else "", race.get("count", 0),
                    "" if race.get("count") == 1 else "s", text))
     return text
+
+
+def _drop_captured_reports(rep, races):
+    """The library wrote each report to file descriptor 2 too, which pytest
+    captured: the failure text has them already, once is enough."""
+    sections = []
+    for title, content in rep.sections:
+        if title.startswith("Captured stderr"):
+            for r in races:
+                if r.get("text"):
+                    content = content.replace(r["text"], "")
+            if not content.strip():
+                continue
+        sections.append((title, content))
+    rep.sections[:] = sections
 
 
 class Races:
@@ -228,6 +252,7 @@ class Races:
             del rep.wasxfail  # an expected failure does not excuse a race
         rep.longrepr = "\n\n".join(p for p in (before, head, body) if p)
         rep.user_properties.append(("syncguard_races", len(races)))
+        _drop_captured_reports(rep, races)
 
     # Fixtures of a wider scope than a test's own, and collection.
 

@@ -3,6 +3,7 @@
 # the preload by run-test.sh (the .c file is the test: its directives say
 # what the program must do). Paths relative to tests/.
 DRV_TESTBINS = \
+	drv/api_c_race \
 	drv/d2h_abort_mode \
 	drv/d2h_async_read_race \
 	drv/d2h_async_stream_sync \
@@ -139,6 +140,7 @@ DRV_TESTBINS = \
 	drv/robust_threads_same_page \
 	drv/robust_threads_stress
 DRV_SOURCES = \
+	drv/api_c_race.c \
 	drv/d2h_abort_mode.c \
 	drv/d2h_async_read_race.c \
 	drv/d2h_async_stream_sync.c \

@@ -52,8 +52,11 @@ def held_h2d():
 
 
 def read_early(host):
-    """The racy read: no synchronization before it."""
-    return ctypes.string_at(host, NBYTES)  # SG-LINE: read
+    """The racy read: no synchronization before it. ctypes.memmove is a
+    foreign function (no Python frame of its own), as PyTorch's ops are."""
+    buf = ctypes.create_string_buffer(NBYTES)
+    ctypes.memmove(buf, host, NBYTES)  # SG-LINE: read
+    return buf.raw
 
 
 def write_early(host):

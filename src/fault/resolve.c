@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/common.h"
+#include "base/context.h"
 #include "base/lock.h"
 #include "base/options.h"
 #include "capture/python.h"
@@ -97,6 +98,7 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
         /* The stacks, only for a report (the wait did not change them). */
         race.npcs = capture(uc, race.pcs);
         race.npy = sg_python_capture(race.py, SG_MAX_PYFRAMES);
+        sg_context_get(race.context);
         /* A suppressed race is synchronized but neither halts nor aborts. */
         if (!sg_report_race(&race))
             act_on_report();

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Deciding whether a race is reported: the same race site (same copy site,
- * same access site) is reported once and counted; a race a suppression
+ * same access site, same context label) is reported once and counted; a race a suppression
  * matches is counted, not reported. Reporter thread only, except the
  * counts, read at exit. */
 #include "config.h"
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/self.h"
+#include "report/api.h"
 #include "report/suppress.h"
 #include "report/view.h"
 
@@ -18,6 +19,7 @@ struct seen {
     uint64_t key;
     unsigned long count; /* occurrences, the first included */
     int supp;            /* index of the suppression that matched, or -1 */
+    int api;             /* its handle in the C API's table, or -1 */
 };
 
 static struct seen seen[DEDUP_SLOTS];
@@ -64,6 +66,11 @@ static uint64_t race_key(const struct sg_race *r)
     for (int s = 0; s < 2; s++)
         if (py[s])
             h = (h ^ py[s]->code ^ ((uint64_t)(unsigned)py[s]->lasti << 32)) * 1099511628211ull;
+    /* The same site in another context (another test, say) is a finding of
+     * its own, with its own stacks: the reader of that test's report needs
+     * them. Within one context repeats are still counted, not shown. */
+    for (const char *c = r->context; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ull;
     return h ? h : 1;
 }
 
@@ -99,20 +106,24 @@ enum sg_decision sg_decide(const struct sg_race *r, struct sg_race_view *v)
         if (s->supp >= 0)
             return count_suppressed(s->supp);
         repeats++;
+        sg_api_race_again(s->api);
         return SG_DECIDED_REPEAT;
     }
     sg_view_stacks(v);
     int supp = find_suppression(v);
     if (s)
-        s->supp = supp;
+        s->supp = supp, s->api = -1;
     if (supp >= 0)
         return count_suppressed(supp);
     return SG_DECIDED_REPORT;
 }
 
-void sg_decided_reported(const struct sg_race *r)
+void sg_decided_reported(const struct sg_race_view *v, int api)
 {
-    by_class[sg_race_class_of(r->kind)]++;
+    struct seen *s = seen_slot(v->key);
+    if (s)
+        s->api = api;
+    by_class[sg_race_class_of(v->race->kind)]++;
     __atomic_add_fetch(&written, 1, __ATOMIC_RELAXED);
 }
 

@@ -194,14 +194,26 @@ int sg_json_enabled(void)
            __atomic_load_n(&json_fd, __ATOMIC_RELAXED) != FILE_FAILED;
 }
 
-void sg_json_end(struct sg_json *j)
+void sg_json_write_open(struct sg_json *j)
 {
     put(j, "}\n", 2);
     int fd = j->failed || !sg_json_enabled() ? FILE_FAILED : current_fd();
     if (fd >= 0)
         sg_write_all(fd, j->buf, j->len);
+    if (!j->failed)
+        j->len -= 2; /* open again */
+}
+
+void sg_json_free(struct sg_json *j)
+{
     free(j->buf);
     memset(j, 0, sizeof *j);
+}
+
+void sg_json_end(struct sg_json *j)
+{
+    sg_json_write_open(j);
+    sg_json_free(j);
 }
 
 void sg_json_after_fork_child(void)

@@ -27,6 +27,10 @@ void sg_json_hex(struct sg_json *j, const char *key, uintptr_t v); /* "0x..." */
 /* Writes the object as one line to the json_path file (opened on first
  * use) and frees the buffer. */
 void sg_json_end(struct sg_json *j);
+/* The same, but the object stays open and its buffer kept: members can be
+ * added for another reader (the C API's table), then sg_json_free. */
+void sg_json_write_open(struct sg_json *j);
+void sg_json_free(struct sg_json *j);
 
 /* Whether json_path names a file (and it could be created, so far). */
 int sg_json_enabled(void);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The JSON report of a race (json_path): one line, rendered from the same
- * view as the text report. Reporter thread only. */
+ * view as the text report; with the text report added, the C API's entry
+ * for the race. Reporter thread only. */
 #include "config.h"
 
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "report/api.h"
 #include "report/explain.h"
 #include "report/json.h"
 #include "report/view.h"
@@ -96,7 +98,7 @@ static void json_explanation(struct sg_json *j, const struct sg_race_view *v)
     sg_json_str(j, "explanation", text);
 }
 
-void sg_render_json(const struct sg_race_view *v)
+int sg_render_json(const struct sg_race_view *v, const char *text)
 {
     const struct sg_race *r = v->race;
     struct sg_json j;
@@ -119,6 +121,12 @@ void sg_render_json(const struct sg_race_view *v)
     sg_json_close(&j, '}');
     json_explanation(&j, v);
     sg_json_str(&j, "summary", summary);
-    sg_json_end(&j);
+    sg_json_str(&j, "context", r->context[0] ? r->context : NULL);
+    sg_json_write_open(&j);
+    /* The C API's entry: the same object, with the text report. */
+    sg_json_str(&j, "text", text);
+    int h = sg_api_race_first(j.failed ? NULL : j.buf, j.len);
+    sg_json_free(&j);
+    return h;
 }
 

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The report of a race: decided (dedup, suppressions: decide.c) over one
- * view of it (view.c), then rendered as text (text.c) and, with json_path,
- * as a JSON line (race_json.c). Reporter thread only, except the summary
+ * view of it (view.c), then rendered as text (text.c) and as a JSON line
+ * (race_json.c: to the json_path file, and with the text to the C API's
+ * table, api.c). Reporter thread only, except the summary
  * at exit (summary.c). */
 #include "config.h"
 
 #include "base/options.h"
+#include "report/api.h"
 #include "report/json.h"
 #include "report/report.h"
 #include "report/suppress.h"
@@ -30,10 +32,10 @@ int sg_report_write(const struct sg_race *r)
         break;
     }
     sg_view_finish(&v);
-    sg_render_text(&v);
-    if (sg_json_enabled())
-        sg_render_json(&v);
-    sg_decided_reported(r);
+    size_t len;
+    const char *text = sg_render_text(&v, &len);
+    /* Rendered whether or not json_path is set: the C API hands it out. */
+    sg_decided_reported(&v, sg_render_json(&v, text));
     /* The faulting thread ends the process as soon as this returns. */
     if (sg_opt.halt_on_error || sg_opt.mode == SG_MODE_ABORT)
         sg_report_summary();
@@ -47,4 +49,5 @@ void sg_report_after_fork_child(void)
     sg_summary_after_fork_child();
     sg_suppressions_reset_hits();
     sg_json_after_fork_child();
+    sg_api_after_fork_child();
 }

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "base/context.h"
 #include "model/copies.h"
 #include "model/sync.h"
 
@@ -52,6 +53,8 @@ struct sg_race {
      * first: the report says why none of it covers the copy. */
     int nsyncs;
     struct sg_sync_site syncs[SG_RACE_SYNCS];
+    /* What the program said it was doing (syncguard_set_context). */
+    char context[SG_CONTEXT_MAX];
 };
 
 /* Hands a race to the reporter thread and waits (bounded) until it is

@@ -110,10 +110,25 @@ static void text_frame(struct text *t, int idx, const struct sg_frame_view *f)
     }
 }
 
-/* The native frames, then the Python stack (each numbered from 0). */
-static void text_stack(struct text *t, const struct sg_stack_view *st)
+/* Frames of the machinery between a Python line and the call it makes:
+ * the interpreter (libpython, or a python executable that links it in),
+ * ctypes and libffi, the CUDA runtime and driver, syncguard itself. */
+static int is_machinery(const struct sg_frame_view *f)
 {
-    int nat = sg_stack_native_count(st);
+    static const char *const prefixes[] = { "libpython", "python", "_ctypes", "libffi",
+                                            "libcuda.so", "libcudart", "libsyncguard" };
+    if (f->python || !f->known)
+        return 0;
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(f->sym.module, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* Every native frame, then the Python stack (each numbered from 0):
+ * python_first=0, and every stack without Python frames. */
+static void text_stack_native_first(struct text *t, const struct sg_stack_view *st, int nat)
+{
     for (int i = 0; i < nat; i++)
         text_frame(t, i, &st->f[i]);
     if (nat == 0)
@@ -124,39 +139,88 @@ static void text_stack(struct text *t, const struct sg_stack_view *st)
         text_frame(t, i - nat, &st->f[i]);
 }
 
-
-void sg_render_text(const struct sg_race_view *v)
+/* The Python stack, the lines a Python user acts on, then the native one
+ * with each run of machinery frames folded into one line; the frames keep
+ * their numbers, so #0 is still the innermost and the fold says how many
+ * it stands for. */
+static void text_stack_python_first(struct text *t, const struct sg_stack_view *st, int nat)
 {
-    static struct text t;
+    tprintf(t, "    Python stack:\n");
+    for (int i = nat; i < st->n; i++)
+        text_frame(t, i - nat, &st->f[i]);
+    if (nat > 0)
+        tprintf(t, "    Native stack:\n");
+    for (int i = 0; i < nat;) {
+        int run = 0;
+        while (i + run < nat && is_machinery(&st->f[i + run]))
+            run++;
+        if (run >= 2) {
+            tprintf(t, "    %s#%d%s ... %d interpreter frames ...\n", paint(t, P_FRAME), i,
+                    paint(t, P_END), run);
+            i += run;
+        } else {
+            text_frame(t, i, &st->f[i]);
+            i++;
+        }
+    }
+}
+
+static void text_stack(struct text *t, const struct sg_stack_view *st)
+{
+    int nat = sg_stack_native_count(st);
+    if (sg_opt.python_first && st->n > nat)
+        text_stack_python_first(t, st, nat);
+    else
+        text_stack_native_first(t, st, nat);
+}
+
+static void render(struct text *t, const struct sg_race_view *v)
+{
     char stream[96];
     const struct sg_race *r = v->race;
     const struct sg_copy *c = &r->copy;
-    t.n = 0, t.color = use_color();
+    t->n = 0;
     sg_describe_stream(stream, sizeof stream, &c->stream);
-    tprintf(&t, "%s==%d==WARNING: syncguard: %s%s\n", paint(&t, P_WARNING), (int)getpid(),
-            headline(r), paint(&t, P_END));
-    tprintf(&t, "%s  %s at %p (byte %lu of a %zu-byte copy at %p) by thread %ld:%s\n",
-            paint(&t, P_ACCESS), sg_race_class_access(sg_race_class_of(r->kind), 1),
+    tprintf(t, "%s==%d==WARNING: syncguard: %s%s\n", paint(t, P_WARNING), (int)getpid(),
+            headline(r), paint(t, P_END));
+    if (r->context[0])
+        tprintf(t, "  Context: %.255s\n", r->context);
+    tprintf(t, "%s  %s at %p (byte %lu of a %zu-byte copy at %p) by thread %ld:%s\n",
+            paint(t, P_ACCESS), sg_race_class_access(sg_race_class_of(r->kind), 1),
             (void *)r->addr, (unsigned long)(r->addr - c->base), c->size, (void *)c->base, r->tid,
-            paint(&t, P_END));
-    text_stack(&t, &v->access);
-    tprintf(&t, "%s  Copy enqueued on %s by %s in thread %ld:%s\n", paint(&t, P_COPY), stream,
-            c->api, c->tid, paint(&t, P_END));
-    text_stack(&t, &v->copy);
-    tprintf(&t, "  %s\n", sg_explain_intro(v));
+            paint(t, P_END));
+    text_stack(t, &v->access);
+    tprintf(t, "%s  Copy enqueued on %s by %s in thread %ld:%s\n", paint(t, P_COPY), stream,
+            c->api, c->tid, paint(t, P_END));
+    text_stack(t, &v->copy);
+    tprintf(t, "  %s\n", sg_explain_intro(v));
     for (int i = 0; i < v->nreasons; i++)
-        tprintf(&t, "    %s\n", v->reasons[i]);
+        tprintf(t, "    %s\n", v->reasons[i]);
     if (sg_opt.mode == SG_MODE_REPORT && r->kind == SG_RACE_FREE_IN_FLIGHT)
-        tprintf(&t, "  syncguard waited for the copy before letting the memory go back to the "
-                    "driver.\n");
+        tprintf(t, "  syncguard waited for the copy before letting the memory go back to the "
+                   "driver.\n");
     else if (sg_opt.mode == SG_MODE_REPORT)
-        tprintf(&t, "  syncguard waited for the copy before letting the access through: the "
-                    "program sees the copied data.\n");
+        tprintf(t, "  syncguard waited for the copy before letting the access through: the "
+                   "program sees the copied data.\n");
     /* The SUMMARY line must survive a truncated report. */
-    if (t.n > sizeof t.buf - 1024)
-        t.n = sizeof t.buf - 1024;
-    tprintf(&t, "%sSUMMARY: syncguard: %s %s%s\n", paint(&t, P_BOLD), sg_race_kind_name(r->kind),
-            v->where, paint(&t, P_END));
-    sg_log_write(t.buf, t.n);
+    if (t->n > sizeof t->buf - 1024)
+        t->n = sizeof t->buf - 1024;
+    tprintf(t, "%sSUMMARY: syncguard: %s %s%s\n", paint(t, P_BOLD), sg_race_kind_name(r->kind),
+            v->where, paint(t, P_END));
 }
 
+const char *sg_render_text(const struct sg_race_view *v, size_t *len)
+{
+    static struct text logged, plain;
+    logged.color = use_color();
+    render(&logged, v);
+    sg_log_write(logged.buf, logged.n);
+    const struct text *t = &logged;
+    if (logged.color) {
+        plain.color = 0;
+        render(&plain, v);
+        t = &plain;
+    }
+    *len = t->n;
+    return t->buf; /* tprintf keeps it NUL-terminated */
+}

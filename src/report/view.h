@@ -57,8 +57,9 @@ enum sg_decision {
 /* Dedup and suppressions; fills v->race, v->key and, for a new site,
  * the stacks. */
 enum sg_decision sg_decide(const struct sg_race *r, struct sg_race_view *v);
-/* The race was reported: it counts. */
-void sg_decided_reported(const struct sg_race *r);
+/* The race was reported: it counts; api is its handle in the C API's
+ * table (report/api.h), which its repeats are counted in. */
+void sg_decided_reported(const struct sg_race_view *v, int api);
 /* What was decided so far in this process. */
 struct sg_report_counts {
     unsigned long written, repeats, suppressed;
@@ -70,10 +71,14 @@ void sg_decided_each_reported(void (*fn)(uint64_t key, unsigned long count, void
 void sg_decide_after_fork_child(void);
 
 /* ---- the renderings ---- */
-/* text.c: the sanitizer-style report, to the log. */
-void sg_render_text(const struct sg_race_view *v);
-/* race_json.c: the same as one JSON line. */
-void sg_render_json(const struct sg_race_view *v);
+/* text.c: the sanitizer-style report, to the log. Returns the same text
+ * without colors (NUL-terminated, *len bytes), for the C API; valid until
+ * the next call. */
+const char *sg_render_text(const struct sg_race_view *v, size_t *len);
+/* race_json.c: the same as one JSON line (with json_path), and as the C
+ * API's entry, with text added; returns the entry's handle
+ * (sg_api_race_first). */
+int sg_render_json(const struct sg_race_view *v, const char *text);
 /* The process members of every JSON line: pid, and rank as log_path's %r
  * gives it (null when it is not a number). */
 void sg_json_process(struct sg_json *j);

@@ -91,11 +91,12 @@ def attach():
         process.syncguard_api_version
     except AttributeError:
         return None
-    api = Api(process)
+    version = process.syncguard_api_version
+    version.restype, version.argtypes = ctypes.c_int, []
     # Versions only add functions: a library of this version or a later one
     # has everything this binding calls.
-    if api.version() < API_VERSION:
+    if version() < API_VERSION:
         raise VersionMismatch("the libsyncguard.so loaded speaks C API version %d; this "
                               "syncguard package needs version %d or later"
-                              % (api.version(), API_VERSION))
-    return api
+                              % (version(), API_VERSION))
+    return Api(process)

@@ -167,11 +167,12 @@ class Races:
     def __init__(self, config, api):
         self.config = config
         self.api = api
-        self.seen = api.race_count()
-        self.stack = [Owner("start-up (before the session)")]
+        self.seen = 0  # what happened before: conftest.py files, plugins
+        self.stack = [Owner("start-up (conftest.py files and plugins)")]
         self.by_phase = {}  # (nodeid, when) -> [race]
         self.outside = []  # (label, race)
         self.worker = getattr(config, "workerinput", {}).get("workerid")
+        self.account()
         self.api.set_context(self.stack[-1].label)
 
     # Taking the new races.

@@ -90,7 +90,7 @@ print("; ".join(why))
 '
 
 run_suite() { # NAME PYTEST-ARGS...
-  local name=$1 junit=$DEST/pytest-torch-$1.xml log=$DEST/pytest-torch-$1.log status why
+  local name=$1 junit=$DEST/$1.xml log=$DEST/$1.log status why
   shift
   (cd "$SUITE" && "$PYTHON" -m pytest -p syncguard.pytest_plugin -p no:cacheprovider \
       --rootdir "$SUITE" --syncguard --junitxml "$junit" -rA "$@") >"$log" 2>&1

@@ -10,8 +10,9 @@ the library. Then, with and without pytest-xdist (-n 2):
     Python frames first and the racy line named;
   - a test that also failed on its own keeps its own failure text, an xfail
     does not excuse a race, a fixture's racy teardown blames its test;
-  - the races outside any test (collection, a session-scoped fixture) are
-    listed at the end under their phase and fail the session (status 1);
+  - the races outside any test (conftest.py at start-up, collection, a
+    session-scoped fixture) are listed at the end under their phase and
+    fail the session (status 1); with -n 2 each worker's come with its id;
     the test that uses the racy session fixture passes.
 In abort mode, pytest ends at the first race, and the report names the
 test. Without --syncguard the plugin does nothing; a missing library is a
@@ -153,7 +154,8 @@ def check_suite_run(run, what, helpers, errors):
     if not summary:
         errors.append("%s: no 'races outside any test' section" % what)
     for label in ("during setup of session-scoped fixture 'racy_session_resource'",
-                  "during collection of test_collect_race.py"):
+                  "during collection of test_collect_race.py",
+                  "during start-up (conftest.py files and plugins)"):
         if label not in summary:
             errors.append("%s: %r not among the races outside tests" % (what, label))
     if "Fatal Python error" in run.out:
@@ -185,12 +187,13 @@ def main():
         helpers = os.path.join(work, "cuda_helpers.py")
 
         for what, args in (("serial", []), ("-n 2", ["-n", "2"])):
-            run = run_pytest(py, work, ["--syncguard"] + args)
+            run = run_pytest(py, work, ["--syncguard"] + args, {"SG_SUITE_STARTUP_RACE": "1"})
             runs.append((what, run))
             check_suite_run(run, what, helpers, errors)
         xdist = runs[1][1].out
         for label in ("collection of test_collect_race.py, worker gw0",
-                      "collection of test_collect_race.py, worker gw1"):
+                      "collection of test_collect_race.py, worker gw1",
+                      "start-up (conftest.py files and plugins), worker gw0"):
             if label not in xdist:
                 errors.append("-n 2: %r not among the races outside tests" % label)
 

@@ -130,7 +130,9 @@ def physical(loc):
 
 
 def hand_written(py, d):
-    write(os.path.join(d, "sg.json.1"), [native_race(1), python_race(1),
+    pyrace = python_race(1)
+    pyrace["context"] = "tests/test_train.py::test_fill (call)"
+    write(os.path.join(d, "sg.json.1"), [native_race(1), pyrace,
                                          summary(1, {"n1": 3, "p1": 1})])
     write(os.path.join(d, "sg.json.2"), [native_race(2), summary(2, {"n2": 2})])
     sarif = os.path.join(d, "out.sarif")
@@ -165,6 +167,8 @@ def hand_written(py, d):
              "sarif: Python access location %r" % p["locations"][0])
     t.expect(physical(p["relatedLocations"][0]) == ("SRCROOT", "data/loader.py", 7),
              "sarif: Python copy location %r" % p["relatedLocations"][0])
+    t.expect(p["properties"].get("contexts") == ["tests/test_train.py::test_fill (call)"]
+             and "contexts" not in n["properties"], "sarif: contexts %r" % p["properties"])
     # Outside --srcroot: an absolute file URI.
     r = t.run_tool(["--format=sarif", "--srcroot", "/elsewhere", d])
     log = json.loads(r.out)
@@ -187,7 +191,8 @@ def hand_written(py, d):
              "train.py:12 in fill (copy: loader.py:7 in stage (cuMemcpyHtoDAsync))",
              "junit: testcases %r" % [(c.get("classname"), c.get("name")) for c in cases])
     text = w.find("failure").text
-    t.expect(text.splitlines()[3].strip() == "Python stack:" and
+    t.expect("during: tests/test_train.py::test_fill (call)" in text, "junit: context\n" + text)
+    t.expect(text.splitlines()[4].strip() == "Python stack:" and
              "#0 fill /proj/train.py:12 (python)" in text and "Native stack:" in text,
              "junit: the failure text shows the Python frames first:\n" + text)
     t.expect("5 occurrences in 2 processes" in

@@ -232,13 +232,13 @@ def real_run(py, d):
     loc = result[0]["locations"][0]["physicalLocation"]
     rel = result[0]["relatedLocations"][0]["physicalLocation"]
     t.expect(loc["artifactLocation"]["uri"].endswith("d2h_async_read_race.c")
-             and loc["region"]["startLine"] == 29, "real run: access location %r" % loc)
+             and loc["region"]["startLine"] == 30, "real run: access location %r" % loc)
     t.expect(rel["artifactLocation"]["uri"].endswith("d2h_async_read_race.c")
-             and rel["region"]["startLine"] == 49, "real run: copy location %r" % rel)
+             and rel["region"]["startLine"] == 50, "real run: copy location %r" % rel)
     r = t.run_tool(["--format=junit", d])
     case = ET.fromstring(r.out).find("testsuite/testcase")
     t.expect(case.get("classname") == "syncguard.early-host-read" and
-             case.get("name").startswith("d2h_async_read_race.c:29 in "),
+             case.get("name").startswith("d2h_async_read_race.c:30 in "),
              "real run: junit testcase %r" % case.attrib)
 
 

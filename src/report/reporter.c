@@ -41,8 +41,8 @@ static atomic_int started; /* 0 no, 1 starting, 2 running */
 static void *reporter_main(void *arg)
 {
     (void)arg;
-    sg_in_syncguard = 1;
-    for (;;) {
+    /* The reporter's own calls (writes, symbolization) are syncguard's. */
+    SG_INSIDE_SYNCGUARD for (;;) {
         while (sem_wait(&wake) != 0)
             ;
         for (int i = 0; i < RING; i++) {

@@ -142,18 +142,19 @@ void *sg_wrapper_for_request(const char *base, void *real, int version, cuuint64
     return sg_entry_wrappers[id];
 }
 
-static CUresult CUDAAPI hook_v2(const char *symbol, void **pfn, int version, cuuint64_t flags,
-                                CUdriverProcAddressQueryResult *status)
+/* The driver's own cuGetProcAddress (NAME) in libcuda; NULL when there is
+ * no driver. */
+static void *real_getproc(const char *name)
 {
-    getproc_v2_fn real = atomic_load(&real_v2);
-    if (!real) {
-        void *lib = sg_libcuda();
-        real = lib ? (getproc_v2_fn)sg_real_dlsym(lib, "cuGetProcAddress_v2") : NULL;
-        if (!real)
-            return CUDA_ERROR_NOT_FOUND;
-        atomic_store(&real_v2, real);
-    }
-    CUresult r = real(symbol, pfn, version, flags, status);
+    void *lib = sg_libcuda();
+    return lib ? sg_real_dlsym(lib, name) : NULL;
+}
+
+/* After the driver answered a look-up: hand back syncguard's wrapper for
+ * the variant it gave (outside syncguard only). */
+static CUresult substitute(CUresult r, const char *symbol, void **pfn, int version,
+                           cuuint64_t flags)
+{
     if (r == CUDA_SUCCESS && pfn && *pfn && symbol && !sg_in_syncguard) {
         sg_init();
         *pfn = sg_wrapper_for_request(symbol, *pfn, version, flags);
@@ -161,22 +162,27 @@ static CUresult CUDAAPI hook_v2(const char *symbol, void **pfn, int version, cuu
     return r;
 }
 
+static CUresult CUDAAPI hook_v2(const char *symbol, void **pfn, int version, cuuint64_t flags,
+                                CUdriverProcAddressQueryResult *status)
+{
+    getproc_v2_fn real = atomic_load(&real_v2);
+    if (!real) {
+        if (!(real = (getproc_v2_fn)real_getproc("cuGetProcAddress_v2")))
+            return CUDA_ERROR_NOT_FOUND;
+        atomic_store(&real_v2, real);
+    }
+    return substitute(real(symbol, pfn, version, flags, status), symbol, pfn, version, flags);
+}
+
 static CUresult CUDAAPI hook_v1(const char *symbol, void **pfn, int version, cuuint64_t flags)
 {
     getproc_v1_fn real = atomic_load(&real_v1);
     if (!real) {
-        void *lib = sg_libcuda();
-        real = lib ? (getproc_v1_fn)sg_real_dlsym(lib, "cuGetProcAddress") : NULL;
-        if (!real)
+        if (!(real = (getproc_v1_fn)real_getproc("cuGetProcAddress")))
             return CUDA_ERROR_NOT_FOUND;
         atomic_store(&real_v1, real);
     }
-    CUresult r = real(symbol, pfn, version, flags);
-    if (r == CUDA_SUCCESS && pfn && *pfn && symbol && !sg_in_syncguard) {
-        sg_init();
-        *pfn = sg_wrapper_for_request(symbol, *pfn, version, flags);
-    }
-    return r;
+    return substitute(real(symbol, pfn, version, flags), symbol, pfn, version, flags);
 }
 
 /* Programs linked with -lcuda that call cuGetProcAddress directly. */

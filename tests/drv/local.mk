@@ -107,9 +107,13 @@ DRV_TESTBINS = \
 	drv/robust_bulk_read_race \
 	drv/robust_bulk_read_race_late \
 	drv/robust_bulk_read_shared_page \
+	drv/robust_exit_work_ok \
+	drv/robust_exit_work_race \
 	drv/robust_fork_after_report \
 	drv/robust_fork_child \
 	drv/robust_fork_child_program_prot \
+	drv/robust_futex_mutex_ok \
+	drv/robust_futex_sem_ok \
 	drv/robust_fwrite \
 	drv/robust_h2d_pinned_read_then_write \
 	drv/robust_mprotect_fails \
@@ -127,9 +131,16 @@ DRV_TESTBINS = \
 	drv/robust_settle_other_thread_ok \
 	drv/robust_settle_other_thread_race \
 	drv/robust_signal_chain \
+	drv/robust_signal_handler_guarded_ok \
+	drv/robust_signal_handler_guarded_race \
+	drv/robust_signal_in_lock_ok \
+	drv/robust_signal_in_lock_race \
+	drv/robust_signal_nodefer_ok \
 	drv/robust_signal_sigtrap \
+	drv/robust_small_altstack_race \
 	drv/robust_small_buffers_gated \
 	drv/robust_small_buffers_packed \
+	drv/robust_syscall_guarded_meanwhile_ok \
 	drv/robust_syscall_lfs \
 	drv/robust_syscall_neighbour \
 	drv/robust_syscall_neighbour_gated \
@@ -244,9 +255,13 @@ DRV_SOURCES = \
 	drv/robust_bulk_read_race.c \
 	drv/robust_bulk_read_race_late.c \
 	drv/robust_bulk_read_shared_page.c \
+	drv/robust_exit_work_ok.c \
+	drv/robust_exit_work_race.c \
 	drv/robust_fork_after_report.c \
 	drv/robust_fork_child.c \
 	drv/robust_fork_child_program_prot.c \
+	drv/robust_futex_mutex_ok.c \
+	drv/robust_futex_sem_ok.c \
 	drv/robust_fwrite.c \
 	drv/robust_h2d_pinned_read_then_write.c \
 	drv/robust_mprotect_fails.c \
@@ -264,9 +279,16 @@ DRV_SOURCES = \
 	drv/robust_settle_other_thread_ok.c \
 	drv/robust_settle_other_thread_race.c \
 	drv/robust_signal_chain.c \
+	drv/robust_signal_handler_guarded_ok.c \
+	drv/robust_signal_handler_guarded_race.c \
+	drv/robust_signal_in_lock_ok.c \
+	drv/robust_signal_in_lock_race.c \
+	drv/robust_signal_nodefer_ok.c \
 	drv/robust_signal_sigtrap.c \
+	drv/robust_small_altstack_race.c \
 	drv/robust_small_buffers_gated.c \
 	drv/robust_small_buffers_packed.c \
+	drv/robust_syscall_guarded_meanwhile_ok.c \
 	drv/robust_syscall_lfs.c \
 	drv/robust_syscall_neighbour.c \
 	drv/robust_syscall_neighbour_gated.c \

@@ -20,8 +20,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -228,6 +230,39 @@ static inline void sgt_fill_file(int fd, unsigned char *content, size_t n, unsig
     if (write(fd, content, n) != (ssize_t)n || lseek(fd, 0, SEEK_SET) != 0) {
         perror("write/lseek");
         exit(2);
+    }
+}
+
+/* ---- another thread inside a system call ---- */
+
+/* The calling thread's id (gettid), for sgt_wait_in_syscall. */
+static inline long sgt_tid(void)
+{
+    return (long)syscall(SYS_gettid);
+}
+
+/* Waits until thread tid of this process is inside system call nr with
+ * its first argument in [lo, hi) (hi 0: any), as /proc/self/task/TID/syscall
+ * says: a thread blocked in read() or futex() has passed every check made
+ * before the call.  A wait on a state, not on time.  Exits 77 where the
+ * file cannot be read. */
+static inline void sgt_wait_in_syscall(long tid, long nr, uintptr_t lo, uintptr_t hi)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/self/task/%ld/syscall", tid);
+    for (;;) {
+        FILE *f = fopen(path, "r");
+        if (!f) {
+            printf("SKIP: cannot read %s\n", path);
+            exit(77);
+        }
+        long got = -1;
+        unsigned long arg = 0;
+        int n = fgets(line, sizeof line, f) ? sscanf(line, "%ld %lx", &got, &arg) : 0;
+        fclose(f);
+        if (n >= 1 && got == nr && (hi == 0 || (n == 2 && arg >= lo && arg < hi)))
+            return;
+        sched_yield();
     }
 }
 

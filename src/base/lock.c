@@ -12,6 +12,14 @@
 #include "base/lock.h"
 
 static SG_TLS long cached_tid;
+SG_TLS int sg_locks_held;
+SG_TLS int sg_lock_deferred;
+static void (*after_last_unlock)(void);
+
+void sg_lock_set_after_last_unlock(void (*fn)(void))
+{
+    after_last_unlock = fn;
+}
 
 long sg_gettid(void)
 {
@@ -35,8 +43,13 @@ static void futex_wake_one(atomic_int *w)
     syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
+/* Counted before the lock is taken and after it is given back: a signal
+ * handler that interrupts the thread anywhere in between finds it inside
+ * syncguard, where a shim passes through and a fault takes no lock. */
 void sg_lock(sg_lock_t *l)
 {
+    sg_locks_held++;
+    sg_in_syncguard++;
     int c = 0;
     if (atomic_compare_exchange_strong(&l->word, &c, 1))
         goto got;
@@ -57,6 +70,9 @@ void sg_unlock(sg_lock_t *l)
         atomic_store(&l->word, 0);
         futex_wake_one(&l->word);
     }
+    sg_in_syncguard--;
+    if (--sg_locks_held == 0 && SG_UNLIKELY(sg_lock_deferred) && after_last_unlock)
+        after_last_unlock();
 }
 
 int sg_lock_held_by_me(sg_lock_t *l)
@@ -69,4 +85,11 @@ void sg_lock_reset(sg_lock_t *l)
 {
     atomic_store(&l->word, 0);
     atomic_store_explicit(&l->owner, 0, memory_order_relaxed);
+}
+
+void sg_lock_reset_held(sg_lock_t *l)
+{
+    sg_lock_reset(l);
+    sg_in_syncguard--;
+    sg_locks_held--;
 }

@@ -18,6 +18,7 @@
 #include "fault/resolve.h"
 #include "guard/guard.h"
 #include "model/copies.h"
+#include "model/model.h"
 #include "model/sync.h"
 
 struct first_hit {
@@ -62,16 +63,23 @@ static void resolve_range(uintptr_t lo, uintptr_t hi, int access, struct sg_acce
             sg_resolve(h.conflict, at, access, NULL);
             continue;
         }
-        if (w && h.guarded && !h.handling) {
+        /* Pinned pages stay open for the call even when nothing guards
+         * them yet: another thread may guard them (a copy into a neighbour)
+         * between this check and the kernel's access, which would then fail
+         * with EFAULT. Guarding respects the window until the call ends. */
+        if (w && !h.handling && (h.guarded || sg_pinned_touches(lo, hi))) {
             uintptr_t plo = sg_page_down(lo), phi = sg_page_up(hi);
-            if (w->n < SG_ACCESS_WINDOWS && sg_guard_window_open(plo, phi) == 0) {
+            if (w->n < SG_ACCESS_WINDOWS && sg_guard_window_open(plo, phi, h.guarded) == 0) {
                 w->lo[w->n] = plo, w->hi[w->n] = phi, w->n++;
                 sg_unlock(&sg_model_lock);
-                sg_stat_add(SG_STAT_syscall_windows, 1);
+                if (h.guarded)
+                    sg_stat_add(SG_STAT_syscall_windows, 1);
                 return;
             }
-            sg_settle(lo, hi);
-            continue;
+            if (h.guarded) {
+                sg_settle(lo, hi);
+                continue;
+            }
         }
         sg_unlock(&sg_model_lock);
         if (!h.handling)
@@ -93,8 +101,12 @@ void sg_access_free(uintptr_t lo, size_t len)
 
 void sg_access_begin(struct sg_access_window *w, uintptr_t buf, size_t len, int is_write)
 {
-    /* syncguard's own I/O (its log) never touches guarded memory. */
-    if (len == 0 || sg_in_syncguard || !sg_observe_needed())
+    /* syncguard's own I/O (its log) never touches guarded memory. With no
+     * copy in flight, a buffer in pinned memory still needs its window: a
+     * copy may be guarded on its pages before the kernel gets to it. */
+    if (len == 0 || sg_in_syncguard)
+        return;
+    if (!sg_observe_needed() && !(sg_pinned_any() && sg_pinned_touches(buf, buf + len)))
         return;
     int saved_errno = errno;
     SG_INSIDE_SYNCGUARD

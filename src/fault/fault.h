@@ -33,4 +33,17 @@ void sg_step_rested(void);
 int sg_step_begin(uintptr_t page, ucontext_t *uc);
 void sg_step_install(void);
 
+/* ---- in_lock.c: a fault while this thread holds one of syncguard's locks ---- */
+/* 1 if it was on a guarded page, now open for the access (guarded again
+ * when the thread leaves syncguard's locks); 0: the program's fault. */
+int sg_fault_in_lock(uintptr_t addr, int is_write);
+void sg_in_lock_install(void);
+void sg_in_lock_after_fork_child(void);
+
+/* ---- own_stack.c ---- */
+/* Runs fn(arg) on a stack of syncguard's own (a handler's heavy work: the
+ * stack it arrived on may be a small alternate stack); signal-safe. */
+void sg_run_on_own_stack(void (*fn)(void *), void *arg);
+void sg_own_stacks_after_fork_child(void);
+
 #endif

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The SIGSEGV handler: the most dangerous code in syncguard. It runs in the
  * middle of arbitrary program code, so it allocates nothing, uses no stdio
- * and takes only the model lock, which the interrupted code cannot hold
- * (syncguard never touches guarded memory while holding it; that case is
- * detected and treated as syncguard's own bug).
+ * and takes only the model lock, and only when the interrupted code holds
+ * none of syncguard's locks (else it is a signal handler of the program
+ * that interrupted syncguard: in_lock.c lets its access through lock-free).
  *
  * A fault on a guarded page is one of:
  *  - a race: the address lies in the bytes of a pending copy the access
@@ -105,8 +105,6 @@ static int resolve_string_op(ucontext_t *uc)
  * that a crash there is attributed right (signal-safe formatting). */
 #define NOT_OURS "on pinned memory that no pending copy guards: not syncguard's; passed to " \
                  "the program's SIGSEGV action\n"
-#define OUR_BUG "inside syncguard while it held its model lock: a syncguard bug, please " \
-                "report it; passed to the program's SIGSEGV action\n"
 
 static void say_passed_on(uintptr_t addr, uintptr_t pc, const char *why)
 {
@@ -164,11 +162,9 @@ static int handle_neighbour(uintptr_t page, ucontext_t *uc)
 /* 1 if the fault was syncguard's and the program may go on. */
 static int handle_fault(uintptr_t addr, ucontext_t *uc)
 {
-    if (sg_lock_held_by_me(&sg_model_lock)) {
-        say_passed_on(addr, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP], OUR_BUG);
-        return 0; /* let the fault take its course */
-    }
     int is_write = is_write_fault(uc), page_guarded;
+    if (sg_locks_held)
+        return sg_fault_in_lock(addr, is_write); /* no lock may be taken (in_lock.c) */
     uintptr_t page = sg_page_down(addr);
     sg_lock(&sg_model_lock);
     struct sg_copy *c = sg_copies_find(addr, is_write, &page_guarded);
@@ -200,18 +196,29 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
     return 0;
 }
 
+struct fault {
+    siginfo_t *si;
+    ucontext_t *uc;
+    int ours;
+};
+
+static void handle_on_own_stack(void *arg)
+{
+    struct fault *f = arg;
+    unsigned long t0 = sg_now_ns();
+    SG_INSIDE_SYNCGUARD
+        f->ours = handle_fault((uintptr_t)f->si->si_addr, f->uc);
+    sg_stat_since(SG_STAT_fault_ns, t0);
+}
+
 static void on_sigsegv(int sig, siginfo_t *si, void *ucv)
 {
     int saved_errno = errno;
-    int ours = 0;
-    if (si->si_code == SEGV_ACCERR && sg_initialized()) {
-        unsigned long t0 = sg_now_ns();
-        SG_INSIDE_SYNCGUARD
-            ours = handle_fault((uintptr_t)si->si_addr, ucv);
-        sg_stat_since(SG_STAT_fault_ns, t0);
-    }
+    struct fault f = { si, ucv, 0 };
+    if (si->si_code == SEGV_ACCERR && sg_initialized())
+        sg_run_on_own_stack(handle_on_own_stack, &f); /* the stack we are on may be small */
     errno = saved_errno;
-    if (!ours)
+    if (!f.ours)
         sg_forward_signal(sig, si, ucv);
 }
 
@@ -226,4 +233,5 @@ void sg_fault_install(void)
     sg_real_sigaction(SIGSEGV, &sa, &old);
     sg_fault_set_program_action(SIGSEGV, &old);
     sg_step_install();
+    sg_in_lock_install();
 }

@@ -73,6 +73,18 @@ int sg_step_begin(uintptr_t page, ucontext_t *uc)
     return 1;
 }
 
+static void close_on_own_stack(void *arg)
+{
+    uintptr_t page = *(uintptr_t *)arg;
+    unsigned long t0 = sg_now_ns();
+    SG_INSIDE_SYNCGUARD {
+        sg_lock(&sg_model_lock);
+        sg_guard_update(page, page + sg_page_size); /* as the copies now require */
+        sg_unlock(&sg_model_lock);
+    }
+    sg_stat_since(SG_STAT_fault_ns, t0);
+}
+
 static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
 {
     ucontext_t *uc = ucv;
@@ -84,13 +96,7 @@ static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
     uintptr_t page = stepping_page;
     stepping_page = 0;
     uc->uc_mcontext.gregs[REG_EFL] &= ~TRAP_FLAG;
-    unsigned long t0 = sg_now_ns();
-    SG_INSIDE_SYNCGUARD {
-        sg_lock(&sg_model_lock);
-        sg_guard_update(page, page + sg_page_size); /* as the copies now require */
-        sg_unlock(&sg_model_lock);
-    }
-    sg_stat_since(SG_STAT_fault_ns, t0);
+    sg_run_on_own_stack(close_on_own_stack, &page); /* the stack we are on may be small */
     errno = saved_errno;
 }
 

@@ -35,13 +35,19 @@ int sg_guard_normal_prot(uintptr_t page);
 /* The program set prot on [lo, hi) (pinned memory, page aligned): keep
  * it, over whatever it asked for there before. */
 void sg_guard_program_prot(uintptr_t lo, uintptr_t hi, int prot);
+/* What the program itself last set on page with mprotect, -1 if nothing;
+ * without the lock, for a fault while this thread holds it (a best guess
+ * if the thread was changing the list: the array is fixed, the memory
+ * always valid). */
+int sg_guard_program_prot_unlocked(uintptr_t page);
 /* [lo, hi) is no longer pinned: forget what the program asked for on the
  * pages wholly inside it. */
 void sg_guard_forget_program_prot(uintptr_t lo, uintptr_t hi);
-/* Pages held open for a system call (pages.c): opened (and unprotected)
- * or closed (and protected again) by the window set below; open returns
- * -1 when no window is left. */
-int sg_guard_window_open(uintptr_t lo, uintptr_t hi);
+/* Pages held open for a system call (pages.c): opened (and unprotected,
+ * when some are guarded now; else only kept open: no copy guarded later
+ * closes them) or closed (and protected again) by the window set below;
+ * open returns -1 when no window is left. */
+int sg_guard_window_open(uintptr_t lo, uintptr_t hi, int guarded);
 void sg_guard_window_close(uintptr_t lo, uintptr_t hi);
 /* The window set (normal.c): add returns 1 for a new window, 0 for one
  * held once more, -1 when full; remove returns 1 when the last holder of

@@ -21,7 +21,7 @@
 #include "model/model.h"
 
 #define PROGRAM_PROTS 256
-#define WINDOWS 64
+#define WINDOWS 256 /* every system call on pinned memory holds one */
 
 struct span {
     uintptr_t lo, hi;
@@ -48,6 +48,15 @@ int sg_guard_normal_prot(uintptr_t page)
     if (sg_pinned_lookup(page, 1, &flags) && (flags & SG_PINNED_READ_ONLY))
         return PROT_READ;
     return PROT_READ | PROT_WRITE;
+}
+
+int sg_guard_program_prot_unlocked(uintptr_t page)
+{
+    int n = __atomic_load_n(&nprogram, __ATOMIC_RELAXED);
+    for (int i = 0; i < n && i < PROGRAM_PROTS; i++)
+        if (covers(&program[i], page))
+            return program[i].prot;
+    return -1;
 }
 
 int sg_guard_in_window(uintptr_t page)

@@ -121,10 +121,10 @@ int sg_guard_update(uintptr_t lo, uintptr_t hi)
     return rc ? -1 : 0;
 }
 
-int sg_guard_window_open(uintptr_t lo, uintptr_t hi)
+int sg_guard_window_open(uintptr_t lo, uintptr_t hi, int guarded)
 {
     int added = sg_guard_window_add(lo, hi);
-    if (added > 0)
+    if (added > 0 && guarded)
         sg_guard_update(lo, hi);
     return added < 0 ? -1 : 0;
 }

@@ -29,6 +29,9 @@ int sg_pinned_lookup(uintptr_t p, size_t n, unsigned *flags);
 /* Whether any byte of the page-rounded [lo, hi) is pinned (fault handler:
  * a protection fault there that no copy explains may be a release race). */
 int sg_pinned_touches(uintptr_t lo, uintptr_t hi);
+/* The same without the lock (a fault while this thread holds it): a best
+ * guess if the thread was changing the ranges. */
+int sg_pinned_touches_unlocked(uintptr_t lo, uintptr_t hi);
 /* Size to ask the driver for so that n bytes fit on pages of their own
  * (isolate_pinned): the page-rounded size, plus a page to move a pool
  * block's start to a page boundary unless n is large enough for a mapping

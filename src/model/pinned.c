@@ -22,6 +22,7 @@ struct range {
 static struct range *ranges;
 static size_t count, cap;
 static atomic_size_t published_count;
+static struct range *_Atomic published; /* ranges, for readers without the lock */
 static sg_lock_t pinned_lock = SG_LOCK_INIT;
 
 int sg_pinned_any(void)
@@ -47,12 +48,19 @@ int sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver_
 {
     sg_lock(&pinned_lock);
     if (count == cap) {
+        /* The old array is kept, not freed: a fault handler that
+         * interrupted this thread reads it without the lock
+         * (sg_pinned_touches_unlocked). Doubling, so the arrays kept add up
+         * to less than the last one. */
         size_t ncap = cap ? cap * 2 : 64;
-        struct range *r = realloc(ranges, ncap * sizeof *r);
+        struct range *r = malloc(ncap * sizeof *r);
         if (!r) {
             sg_unlock(&pinned_lock);
             return -1; /* untracked memory is treated as pageable: never guarded */
         }
+        if (count)
+            memcpy(r, ranges, count * sizeof *r);
+        atomic_store(&published, r);
         ranges = r, cap = ncap;
     }
     size_t at = (size_t)(floor_index(base) + 1);
@@ -102,6 +110,21 @@ int sg_pinned_touches(uintptr_t lo, uintptr_t hi)
     return touches;
 }
 
+/* For a fault handler that interrupted this thread inside syncguard, where
+ * taking the lock could wait for ourselves. The arrays are never freed, so
+ * this reads valid memory; a change the thread was making when it was
+ * interrupted may be half done (an entry moved twice, the count one off):
+ * a best guess, for a fault that cannot wait. */
+int sg_pinned_touches_unlocked(uintptr_t lo, uintptr_t hi)
+{
+    const struct range *r = atomic_load(&published);
+    size_t n = atomic_load_explicit(&published_count, memory_order_relaxed);
+    for (size_t i = 0; r && i < n; i++)
+        if (r[i].base < hi && r[i].base + r[i].size > lo)
+            return 1;
+    return 0;
+}
+
 /* fork() with the lock held (after the model lock, the order every path
  * takes them in: a page's normal protection is looked up here under the
  * model lock), so that no other thread holds it mid-change in the child. */
@@ -115,11 +138,11 @@ void sg_pinned_after_fork_parent(void)
     sg_unlock(&pinned_lock);
 }
 
-/* The child's one thread did not take it: free it before the child's
- * clean-up looks ranges up (the ranges themselves are still valid). */
+/* Taken by this (the forking) thread before fork: free it before the
+ * child's clean-up looks ranges up (the ranges themselves are still valid). */
 void sg_pinned_unlock_in_child(void)
 {
-    sg_lock_reset(&pinned_lock);
+    sg_lock_reset_held(&pinned_lock);
 }
 
 void sg_pinned_after_fork_child(void)

@@ -8,6 +8,7 @@
 #include "base/lock.h"
 #include "base/log.h"
 #include "driver/eventpool.h"
+#include "fault/fault.h"
 #include "guard/guard.h"
 #include "life/life.h"
 #include "model/model.h"
@@ -29,7 +30,7 @@ static void after_fork_parent(void)
 static void after_fork_child(void)
 {
     sg_forget_tid();
-    sg_lock_reset(&sg_model_lock);
+    sg_lock_reset_held(&sg_model_lock);
     sg_pinned_unlock_in_child();
     sg_copies_after_fork_child();
     sg_guard_after_fork_child();
@@ -39,6 +40,8 @@ static void after_fork_child(void)
     sg_reporter_after_fork_child();
     sg_report_after_fork_child();
     sg_log_after_fork_child();
+    sg_own_stacks_after_fork_child();
+    sg_in_lock_after_fork_child();
 }
 
 void sg_fork_install(void)

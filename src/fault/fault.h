@@ -21,6 +21,16 @@ void sg_fault_set_program_action(int sig, const struct sigaction *act);
 void sg_fault_swap_program_action(int sig, const struct sigaction *act, struct sigaction *old);
 /* Delivers a signal that is not syncguard's as if syncguard were absent. */
 void sg_forward_signal(int sig, siginfo_t *si, void *uc);
+/* The program's view of SIGSEGV and SIGTRAP, blocked inside its own
+ * handler only in its view (signals.c: they stay deliverable, for
+ * syncguard's guards). virtually_blocked adds them to set (1 if any);
+ * set_virtual applies a sigprocmask request to the view; longjmp drops
+ * the view of the handlers a siglongjmp leaves. */
+int sg_fault_virtually_blocked(sigset_t *set);
+int sg_fault_in_program_handler(void);
+void sg_fault_set_virtual(int how, const sigset_t *set);
+struct __jmp_buf_tag;
+void sg_fault_longjmp(const struct __jmp_buf_tag *env);
 /* The real sigaction, past syncguard's own. */
 int sg_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 

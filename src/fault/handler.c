@@ -227,7 +227,7 @@ void sg_fault_install(void)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_sigsegv;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK | SA_NODEFER; /* chaining: signals.c */
     sigemptyset(&sa.sa_mask);
     struct sigaction old;
     sg_real_sigaction(SIGSEGV, &sa, &old);

@@ -105,7 +105,7 @@ void sg_step_install(void)
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_sigtrap;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK | SA_NODEFER; /* chaining: signals.c */
     sigemptyset(&sa.sa_mask);
     sg_real_sigaction(SIGTRAP, &sa, &old);
     sg_fault_set_program_action(SIGTRAP, &old);

@@ -59,6 +59,7 @@ static void do_init(void)
         }
         sg_stack_init();
         sg_python_init();
+        sg_sigmask_install(); /* before the handlers that need it */
         sg_fault_install();
         sg_fork_install();
         sg_exit_install();

@@ -9,5 +9,7 @@ void sg_init(void);
 /* Registers the fork hooks (fork.c) and the exit handler (exit.c). */
 void sg_fork_install(void);
 void sg_exit_install(void);
+/* libc/sigmask.c: the real mask and jump functions, looked up at start-up. */
+void sg_sigmask_install(void);
 
 #endif

@@ -135,6 +135,7 @@ DRV_TESTBINS = \
 	drv/robust_signal_handler_guarded_race \
 	drv/robust_signal_in_lock_ok \
 	drv/robust_signal_in_lock_race \
+	drv/robust_signal_nested_blocked \
 	drv/robust_signal_nodefer_ok \
 	drv/robust_signal_sigtrap \
 	drv/robust_small_altstack_race \
@@ -283,6 +284,7 @@ DRV_SOURCES = \
 	drv/robust_signal_handler_guarded_race.c \
 	drv/robust_signal_in_lock_ok.c \
 	drv/robust_signal_in_lock_race.c \
+	drv/robust_signal_nested_blocked.c \
 	drv/robust_signal_nodefer_ok.c \
 	drv/robust_signal_sigtrap.c \
 	drv/robust_small_altstack_race.c \

@@ -134,6 +134,10 @@ static void say_passed_on(uintptr_t addr, uintptr_t pc, const char *why)
  * released. */
 static int handle_neighbour(uintptr_t page, ucontext_t *uc)
 {
+    /* An atomic on the page: a lock's word, on which futex() may be called
+     * next, which fails on an inaccessible page (guard/normal.c). */
+    if (sg_is_atomic_rmw(uc))
+        sg_guard_sync_page(page);
     int tired = sg_step_tired(page, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP]);
     if (tired && resolve_string_op(uc)) {
         sg_stat_add(SG_STAT_faults_race, 1);

@@ -79,3 +79,22 @@ int sg_decode_string_op(const ucontext_t *uc, struct sg_string_op *op)
     }
     return 1;
 }
+
+/* 1 if the context's instruction is an atomic read-modify-write: a lock
+ * prefix, or xchg with memory (locked without one). What glibc does to the
+ * word of every mutex, semaphore, condition variable, rwlock and barrier
+ * before it waits for it with futex(). */
+int sg_is_atomic_rmw(const ucontext_t *uc)
+{
+    const unsigned char *ip = (const unsigned char *)uc->uc_mcontext.gregs[REG_RIP];
+    int i = 0;
+    for (; i < MAX_PREFIXES; i++) {
+        unsigned char b = ip[i];
+        if (b == 0xF0)
+            return 1;
+        if (!(b == 0xF3 || b == 0xF2 || b == 0x66 || b == 0x67 || b == 0x2E || b == 0x36 ||
+              b == 0x3E || b == 0x26 || b == 0x64 || b == 0x65 || (b & 0xF0) == 0x40))
+            break;
+    }
+    return ip[i] == 0x86 || ip[i] == 0x87; /* faulted on memory: the operand is memory */
+}

@@ -17,4 +17,8 @@ struct sg_string_op {
  * instruction; 0 otherwise. Signal-safe. */
 int sg_decode_string_op(const ucontext_t *uc, struct sg_string_op *op);
 
+/* 1 if the context's instruction is an atomic read-modify-write of
+ * memory (lock prefix, xchg). Signal-safe. */
+int sg_is_atomic_rmw(const ucontext_t *uc);
+
 #endif

@@ -40,6 +40,10 @@ void sg_guard_program_prot(uintptr_t lo, uintptr_t hi, int prot);
  * if the thread was changing the list: the array is fixed, the memory
  * always valid). */
 int sg_guard_program_prot_unlocked(uintptr_t page);
+/* Pages holding a synchronization word (futex): guarded at most read-only
+ * (normal.c says why). Learned from an atomic that faulted there. */
+void sg_guard_sync_page(uintptr_t page);
+int sg_guard_is_sync_page(uintptr_t page);
 /* [lo, hi) is no longer pinned: forget what the program asked for on the
  * pages wholly inside it. */
 void sg_guard_forget_program_prot(uintptr_t lo, uintptr_t hi);

@@ -16,7 +16,11 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include <unistd.h>
+
 #include "base/log.h"
+#include "base/options.h"
+#include "base/page.h"
 #include "guard/guard.h"
 #include "model/model.h"
 
@@ -67,8 +71,63 @@ int sg_guard_in_window(uintptr_t page)
     return 0;
 }
 
+/* Pages holding a synchronization word (a mutex, a semaphore...): an atomic
+ * read-modify-write faulted there outside every copy's bytes. glibc calls
+ * futex() on such words, and the kernel's futex reads the word itself: on
+ * an inaccessible page FUTEX_WAIT fails with EFAULT, to which glibc
+ * answers by aborting the process ("The futex facility returned an
+ * unexpected error code"), and no signal lets syncguard open the page
+ * first. So a device-to-host copy guards such a page read-only, not
+ * inaccessible: the futex works, early writes there are still caught,
+ * early reads there are not (the page's other copies' bytes, on other
+ * pages, are guarded as before). Learned, not known in advance: the
+ * atomic that first meets the page is stepped, and the page is guarded
+ * read-only from then on, before the futex call that follows it; kept
+ * until the memory is no longer pinned. */
+#define SYNC_PAGES 1024
+static uintptr_t sync_pages[SYNC_PAGES];
+static int nsync;
+
+void sg_guard_sync_page(uintptr_t page)
+{
+    static int said;
+    if (sg_guard_is_sync_page(page))
+        return;
+    if (nsync == SYNC_PAGES) {
+        sg_log_warn_once(&said, "more than %d pinned pages hold lock words next to copies; "
+                                "further ones stay inaccessible while guarded",
+                         SYNC_PAGES);
+        return;
+    }
+    sync_pages[nsync++] = page;
+    if (sg_opt.verbosity >= 2)
+        sg_log_printf("==%d==syncguard: page %#lx holds a synchronization word: guarded "
+                      "read-only from now on\n",
+                      (int)getpid(), (unsigned long)page);
+}
+
+int sg_guard_is_sync_page(uintptr_t page)
+{
+    for (int i = 0; i < nsync; i++)
+        if (sync_pages[i] == page)
+            return 1;
+    return 0;
+}
+
+static void forget_sync_pages(uintptr_t lo, uintptr_t hi)
+{
+    for (int i = 0; i < nsync;)
+        if (sync_pages[i] >= lo && sync_pages[i] < hi)
+            sync_pages[i] = sync_pages[--nsync];
+        else
+            i++;
+}
+
 void sg_guard_edges(uintptr_t lo, uintptr_t hi, void (*add)(void *, uintptr_t), void *arg)
 {
+    for (int i = 0; i < nsync; i++)
+        if (sync_pages[i] < hi && sync_pages[i] + sg_page_size > lo)
+            add(arg, sync_pages[i]), add(arg, sync_pages[i] + sg_page_size);
     for (int i = 0; i < nprogram; i++)
         if (program[i].lo < hi && program[i].hi > lo)
             add(arg, program[i].lo), add(arg, program[i].hi);
@@ -153,6 +212,7 @@ void sg_guard_program_prot(uintptr_t lo, uintptr_t hi, int prot)
 
 void sg_guard_forget_program_prot(uintptr_t lo, uintptr_t hi)
 {
+    forget_sync_pages(sg_page_up(lo), sg_page_down(hi));
     /* Only whole pages: one partly outside may hold other memory the
      * program protected. */
     lo = sg_page_up(lo), hi = sg_page_down(hi);
@@ -186,5 +246,5 @@ int sg_guard_window_remove(uintptr_t lo, uintptr_t hi)
 
 void sg_guard_after_fork_child(void)
 {
-    nprogram = nwindows = 0;
+    nprogram = nwindows = nsync = 0;
 }

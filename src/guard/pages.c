@@ -57,18 +57,19 @@ static void sort_edges(struct edges *e)
 struct piece {
     uintptr_t lo, hi;
     int prot;
+    int sync; /* a page holding a lock's word: never made inaccessible */
 };
 
 static void restrict_prot(struct sg_copy *c, void *arg)
 {
     struct piece *p = arg;
     if (c->pg_lo <= p->lo && c->pg_hi >= p->hi)
-        p->prot &= c->guard == SG_GUARD_NO_ACCESS ? PROT_NONE : PROT_READ;
+        p->prot &= c->guard == SG_GUARD_NO_ACCESS && !p->sync ? PROT_NONE : PROT_READ;
 }
 
 static int piece_prot(uintptr_t lo, uintptr_t hi)
 {
-    struct piece p = { lo, hi, sg_guard_normal_prot(lo) };
+    struct piece p = { lo, hi, sg_guard_normal_prot(lo), sg_guard_is_sync_page(lo) };
     if (!sg_guard_in_window(lo))
         sg_copies_overlapping(lo, hi, restrict_prot, &p);
     return p.prot;

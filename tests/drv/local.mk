@@ -114,6 +114,7 @@ DRV_TESTBINS = \
 	drv/robust_fork_child_program_prot \
 	drv/robust_futex_mutex_ok \
 	drv/robust_futex_sem_ok \
+	drv/robust_futex_sem_race \
 	drv/robust_fwrite \
 	drv/robust_h2d_pinned_read_then_write \
 	drv/robust_mprotect_fails \
@@ -263,6 +264,7 @@ DRV_SOURCES = \
 	drv/robust_fork_child_program_prot.c \
 	drv/robust_futex_mutex_ok.c \
 	drv/robust_futex_sem_ok.c \
+	drv/robust_futex_sem_race.c \
 	drv/robust_fwrite.c \
 	drv/robust_h2d_pinned_read_then_write.c \
 	drv/robust_mprotect_fails.c \

@@ -51,9 +51,10 @@ void sg_in_lock_install(void);
 void sg_in_lock_after_fork_child(void);
 
 /* ---- own_stack.c ---- */
-/* Runs fn(arg) on a stack of syncguard's own (a handler's heavy work: the
- * stack it arrived on may be a small alternate stack); signal-safe. */
-void sg_run_on_own_stack(void (*fn)(void *), void *arg);
+/* Runs fn(arg) on a stack of syncguard's own when the handler of context
+ * uc arrived on a small alternate stack (a handler's heavy work would
+ * overflow it), else right here; signal-safe. */
+void sg_run_on_own_stack(void (*fn)(void *), void *arg, const ucontext_t *uc);
 void sg_own_stacks_after_fork_child(void);
 
 #endif

@@ -220,7 +220,7 @@ static void on_sigsegv(int sig, siginfo_t *si, void *ucv)
     int saved_errno = errno;
     struct fault f = { si, ucv, 0 };
     if (si->si_code == SEGV_ACCERR && sg_initialized())
-        sg_run_on_own_stack(handle_on_own_stack, &f); /* the stack we are on may be small */
+        sg_run_on_own_stack(handle_on_own_stack, &f, ucv); /* the stack we are on may be small */
     errno = saved_errno;
     if (!f.ours)
         sg_forward_signal(sig, si, ucv);

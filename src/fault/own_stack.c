@@ -9,8 +9,10 @@
  * overflowed such a stack: heap corruption or death. So each handler only
  * switches to one of a few preallocated syncguard stacks (mapped with a
  * guard page below, on first use: mmap is a system call, no allocator
- * involved) and does everything there; it uses under a hundred bytes of
- * the stack it arrived on.
+ * involved) and does everything there; it uses under half a KiB of the
+ * stack it arrived on. Only when it arrived on an alternate stack with
+ * less than 64 KiB left: on the thread's own stack (no alternate stack,
+ * the common case) the work stays there, at no cost.
  *
  * While the work runs there, that stack is also the thread's alternate
  * signal stack: a signal arriving meanwhile (the program's handler with
@@ -23,6 +25,7 @@
 #include <stdatomic.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "base/common.h"
@@ -34,6 +37,7 @@
 #endif
 
 #define STACKS 16
+#define ROOM (64 * 1024) /* an alternate stack with less left below is small */
 #define STACK_BYTES (256 * 1024) /* unwinding and reporting need a few KiB; generous */
 
 static struct {
@@ -91,8 +95,24 @@ static int claim(void)
     return -1;
 }
 
-void sg_run_on_own_stack(void (*fn)(void *), void *arg)
+/* Whether the handler runs on a small alternate stack: the kernel saved the
+ * thread's alternate stack in the context. On the thread's own stack, or
+ * with room to spare, the work stays where it is (no system call). */
+static int on_small_altstack(const ucontext_t *uc)
 {
+    const stack_t *ss = &uc->uc_stack;
+    uintptr_t here = (uintptr_t)&ss, lo = (uintptr_t)ss->ss_sp;
+    if (ss->ss_flags & SS_DISABLE || here < lo || here >= lo + ss->ss_size)
+        return 0;
+    return here - lo < ROOM;
+}
+
+void sg_run_on_own_stack(void (*fn)(void *), void *arg, const ucontext_t *uc)
+{
+    if (!on_small_altstack(uc)) {
+        fn(arg);
+        return;
+    }
     int i = claim();
     if (i < 0) {
         fn(arg); /* more handlers at once than stacks: where we are */

@@ -96,7 +96,7 @@ static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
     uintptr_t page = stepping_page;
     stepping_page = 0;
     uc->uc_mcontext.gregs[REG_EFL] &= ~TRAP_FLAG;
-    sg_run_on_own_stack(close_on_own_stack, &page); /* the stack we are on may be small */
+    sg_run_on_own_stack(close_on_own_stack, &page, uc); /* the stack we are on may be small */
     errno = saved_errno;
 }
 

@@ -12,6 +12,8 @@
 #   SG-ARGS: ARGS         arguments for the program
 #   SG-EMU-ONLY           skipped on the GPU (SG_ON_GPU=1)
 #   SG-NO-CHECK           the program prints no "check: ok" line
+#   SG-LINK: ARGS         extra link arguments where automake does not build it
+#                         (tests/gpu/run.sh; @TMP@ is its build folder)
 # Exit: 0 pass, 77 skip, 1 fail.
 set -u
 # The argument is the program, or (from make check) its source file X.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_exit_work_ok: a program linked with a shared library that has exit
  * work of its own (libexitwork: an atexit handler and a destructor, each
  * printing a line), with no race (the copy is synchronized before the read).
@@ -7,6 +8,7 @@
  * SG-EXPECT: silent
  * SG-GREP: ^exit work: the library's atexit handler ran
  * SG-GREP: ^exit work: the library's destructor ran
+ * SG-LINK: -L@TMP@ -lexitwork -Wl,-rpath,@TMP@
  */
 #include <cuda.h>
 #include <stdint.h>

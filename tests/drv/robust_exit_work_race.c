@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_exit_work_race: a program linked with a shared library that has exit
  * work of its own (libexitwork: an atexit handler and a destructor, each
  * printing a line), with a race reported (an early read of a held copy).
@@ -9,6 +10,7 @@
  * SG-EXPECT: early-host-read
  * SG-GREP: ^exit work: the library's atexit handler ran
  * SG-GREP: ^exit work: the library's destructor ran
+ * SG-LINK: -L@TMP@ -lexitwork -Wl,-rpath,@TMP@
  */
 #include <cuda.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_futex_mutex_ok: a global mutex next to a global array registered
  * with cuMemHostRegister (one page-aligned struct: the mutex, then the
  * array).  While a copy into the array is in flight, the main thread holds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_futex_sem_ok: a semaphore in the same pinned struct as the data
  * a copy fills (a sem_t at the start of a page, the copy's bytes later on
  * it).  While the copy is in flight, thread B blocks in sem_wait (glibc:

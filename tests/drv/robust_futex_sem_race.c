@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_futex_sem_race: the twin of robust_futex_sem_ok with a race: after
  * the semaphore's wait and post on the page (which must keep working), the
  * host writes a byte of the copy, still in flight, on that same page: the

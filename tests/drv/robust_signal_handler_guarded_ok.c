@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_signal_handler_guarded_ok: the program's own SIGSEGV handler (no
  * SA_NODEFER: the kernel runs it with SIGSEGV blocked) touches a guarded
  * page.  The program faults on a PROT_NONE page of its own; syncguard

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_signal_in_lock_race: a signal handler runs while the thread is inside
  * syncguard holding its model lock (raised right after the mprotect that
  * guards a new copy, inside cuMemcpyDtoHAsync: sgt_in_lock.h).  The
@@ -10,6 +11,8 @@
  * opened until syncguard leaves its lock; a race there is not seen), and
  * the copy's guard is back once the wrapper returns: the program's own early
  * read after the call is reported.
+ *
+ * SG-LINK: -rdynamic
  *
  * The copy waits behind a hold on its stream (released when the host first
  * blocks in the driver).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_signal_nested_blocked: the program's SIGSEGV handler (no
  * SA_NODEFER) takes a fault of its own inside (a read of address 16).
  * Without syncguard the kernel kills the process there (a fault whose

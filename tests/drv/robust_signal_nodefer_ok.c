@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_signal_nodefer_ok: the program's SIGSEGV handler, installed with
  * SA_NODEFER after syncguard's, takes a nested fault.  The program touches
  * a PROT_NONE page of its own (P); its handler, before opening P, touches

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_small_altstack_race: a race reported while the thread has a small
  * alternate signal stack (Rust gives every thread one of 8 KiB), with an
  * inaccessible guard page right below it: the kernel's signal frame

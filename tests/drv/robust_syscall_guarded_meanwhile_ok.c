@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_syscall_guarded_meanwhile_ok: a read() into pinned memory that
  * races with nothing, while another thread guards the buffer's page.
  * Thread A read()s 1 KiB from an empty pipe into bytes [2048, 3072) of a

@@ -152,11 +152,14 @@ drv_cases() {
   # Build them all first, in parallel: one core a program is most of the
   # suite's time otherwise.
   gcc -O1 -g -I"$CUDA/include" -Itests/lib -c tests/lib/sgtest.c -o "$TMP/sgtest.o" </dev/null
+  # The library with exit work of its own that robust_exit_work_* link.
+  gcc -O1 -g -fPIC -shared tests/lib/exitwork.c -o "$TMP/libexitwork.so" </dev/null
   local s
   for s in "${srcs[@]}"; do
     selected "drv-$(basename "$s" .c)" && printf '%s\n' "$s"
   done | xargs -r -P "$(nproc)" -I{} sh -c 'x=$(basename "$1" .c)
-    gcc -O1 -g -I"$2/include" -Iinclude -Itests/lib "$1" "$3/sgtest.o" -o "$3/drv-$x" \
+    link=$(sed -n "s/^.*SG-LINK:[[:space:]]*//p" "$1" | sed "s/[[:space:]]*\*\/.*//; s|@TMP@|$3|g")
+    gcc -O1 -g -I"$2/include" -Iinclude -Itests/lib "$1" "$3/sgtest.o" $link -o "$3/drv-$x" \
       -L"$2/lib64/stubs" -lcuda -ldl -lpthread >"$3/drv-$x.build" 2>&1 </dev/null' _ {} "$CUDA" "$TMP"
   for src in "${srcs[@]}"; do
     x=$(basename "$src" .c)

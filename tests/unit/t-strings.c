@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The rep-string decoder (fault/strings.c): which memory the rest of an
  * interrupted rep movs/stos/lods/cmps/scas reads and writes, by operand
- * size, prefixes and the direction flag; anything else is no string op. */
+ * size, prefixes and the direction flag; anything else is no string op.
+ * And sg_is_atomic_rmw: which instructions are atomic read-modify-writes. */
 #define _GNU_SOURCE /* REG_RIP and the other register names */
 #include <string.h>
 #include <ucontext.h>
@@ -23,6 +24,14 @@ static int decode(const unsigned char *code, long rsi, long rdi, long rcx, int d
     uc.uc_mcontext.gregs[REG_EFL] = down ? DF : 0;
     memset(op, 0xff, sizeof *op);
     return sg_decode_string_op(&uc, op);
+}
+
+static int atomic(const unsigned char *code)
+{
+    ucontext_t uc;
+    memset(&uc, 0, sizeof uc);
+    uc.uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)code;
+    return sg_is_atomic_rmw(&uc);
 }
 
 int main(void)
@@ -72,5 +81,19 @@ int main(void)
     CHECK(decode(plain_movsb, 0x1000, 0x8000, 16, 0, &op) == 0, "movs without rep is not decoded");
     CHECK(decode(test_al, 0x1000, 0x8000, 16, 0, &op) == 0, "A8 (test) is no string op");
     CHECK(decode(nop, 0x1000, 0x8000, 16, 0, &op) == 0, "nop is no string op");
+
+    /* Atomic read-modify-writes: what marks a page as holding a lock word. */
+    static const unsigned char lock_cmpxchg[] = { 0xf0, 0x0f, 0xb1, 0x17 },    /* lock cmpxchg %edx,(%rdi) */
+        lock_xadd_q[] = { 0xf0, 0x48, 0x0f, 0xc1, 0x07 },                      /* lock xadd %rax,(%rdi) */
+        cs_lock_dec[] = { 0x2e, 0xf0, 0xff, 0x0f },                            /* cs lock decl (%rdi) */
+        xchg[] = { 0x87, 0x07 },                                               /* xchg %eax,(%rdi) */
+        rex_xchg[] = { 0x48, 0x87, 0x07 },                                     /* xchg %rax,(%rdi) */
+        mov_load[] = { 0x8b, 0x07 },                                           /* mov (%rdi),%eax */
+        cmpxchg_plain[] = { 0x0f, 0xb1, 0x17 };                                /* cmpxchg, no lock */
+    CHECK(atomic(lock_cmpxchg) && atomic(lock_xadd_q) && atomic(cs_lock_dec),
+          "lock-prefixed instructions are atomic read-modify-writes, after other prefixes too");
+    CHECK(atomic(xchg) && atomic(rex_xchg), "xchg with memory is locked without a prefix");
+    CHECK(!atomic(mov_load) && !atomic(cmpxchg_plain) && !atomic(movsb) && !atomic(nop),
+          "plain loads, unlocked cmpxchg and string ops are not");
     return unit_done();
 }

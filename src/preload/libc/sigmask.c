@@ -48,7 +48,7 @@ void sg_sigmask_install(void)
 }
 
 #define MASK(name)                                                             \
-    SG_SHIM(int, name)(int how, const sigset_t *set, sigset_t *old)           \
+    SG_SHIM(int, name, (int how, const sigset_t *set, sigset_t *old))         \
     {                                                                          \
         if (!real_##name)                                                      \
             real_##name = SG_NEXT(name);                                       \
@@ -66,7 +66,7 @@ MASK(sigprocmask)
  * mask if sigsetjmp saved it); _FORTIFY_SOURCE programs call
  * __longjmp_chk. */
 #define JUMP(name)                                                             \
-    SG_SHIM(void, name)(struct __jmp_buf_tag env[1], int val)                 \
+    SG_SHIM(void, name, (struct __jmp_buf_tag env[1], int val))               \
     {                                                                          \
         if (!real_##name)                                                      \
             real_##name = SG_NEXT(name);                                       \

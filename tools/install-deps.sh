@@ -3,21 +3,43 @@
 # Installs what syncguard needs to build and test on Debian/Ubuntu. The CUDA
 # toolkit is not a Debian package here: it is expected at /usr/local/cuda
 # (or CUDA_HOME, or wherever nvcc is on PATH).
+#
+#   sh tools/install-deps.sh              to build and test
+#   sh tools/install-deps.sh --packaging  also what make deb, make wheel,
+#       make check-packages and tools/build-static-deps.sh need (CI): lintian,
+#       dpkg-dev, Python's build, setuptools, wheel and venv, and deb-src
+#       entries in APT's sources (a copy of the distribution's deb entries,
+#       /etc/apt/sources.list.d/syncguard-deb-src.*) for `apt-get source`.
 set -eu
 pkgs="autoconf automake libtool pkg-config make gcc libunwind-dev uthash-dev libdw-dev libelf-dev python3 python3-pytest python3-pytest-xdist python3-jsonschema groff-base"
+packaging=0
+[ "${1-}" = --packaging ] && packaging=1
+[ "$packaging" = 1 ] && pkgs="$pkgs dpkg-dev lintian python3-build python3-setuptools python3-wheel python3-venv zlib1g-dev liblzma-dev libbz2-dev m4"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
-if [ -n "$missing" ]; then
+need_src=0
+[ "$packaging" = 1 ] && ! apt-get source --print-uris libunwind >/dev/null 2>&1 && need_src=1
+if [ -n "$missing" ] || [ "$need_src" = 1 ]; then
     if [ "$(id -u)" != 0 ]; then
-        echo "install-deps: missing Debian packages:$missing (run as root, or: sudo apt-get install$missing)" >&2
+        [ -n "$missing" ] && echo "install-deps: missing Debian packages:$missing (run as root, or: sudo apt-get install$missing)" >&2
+        [ "$need_src" = 1 ] && echo "install-deps: APT has no deb-src entries (apt-get source fails): run as root to add them" >&2
         exit 1
     fi
     export DEBIAN_FRONTEND=noninteractive
+    if [ "$need_src" = 1 ]; then
+        d=/etc/apt/sources.list.d
+        for f in "$d/debian.sources" "$d/ubuntu.sources"; do
+            [ -f "$f" ] && sed 's/^Types: deb$/Types: deb-src/' "$f" >"$d/syncguard-deb-src.sources"
+        done
+        if [ ! -f "$d/syncguard-deb-src.sources" ] && [ -f /etc/apt/sources.list ]; then
+            sed -n 's/^deb /deb-src /p' /etc/apt/sources.list >"$d/syncguard-deb-src.list"
+        fi
+    fi
     apt-get update -qq
     # shellcheck disable=SC2086
-    apt-get install -y -qq $missing >/dev/null
+    [ -z "$missing" ] || apt-get install -y -qq $missing >/dev/null
 fi
 cuda=${CUDA_HOME:-}
 [ -n "$cuda" ] || { command -v nvcc >/dev/null 2>&1 && cuda=$(dirname "$(dirname "$(command -v nvcc)")"); } || true

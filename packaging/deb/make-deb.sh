@@ -33,7 +33,7 @@ chmod 0644 "$root$pkglib/libsyncguard.so"
 # The launcher as installed, but knowing the package's paths (configure's
 # prefix may be another).
 sed -e "s|@PACKAGE_VERSION@|$VERSION|g" -e 's|@prefix@|/usr|g' -e 's|@exec_prefix@|/usr|g' \
-    -e "s|@libdir@|$pkglib|g" -e 's|@abs_top_builddir@||g' \
+    -e "s|@libdir@|$pkglib|g" -e 's|@abs_top_builddir@|/nonexistent|g' \
     "$SRCDIR/tools/syncguard.in" >"$root/usr/bin/syncguard"
 chmod 0755 "$root/usr/bin/syncguard"
 # Debian's Python is /usr/bin/python3 (what dh_python3 would write).

@@ -46,7 +46,7 @@ chmod 0755 "$pkg/lib/libsyncguard.so"
 # The launcher: the installed one, but the library always comes from
 # SYNCGUARD_LIB (syncguard/__main__.py sets it to the bundled one).
 sed -e "s|@PACKAGE_VERSION@|$VERSION|g" -e 's|@prefix@|/nonexistent|g' -e 's|@exec_prefix@|/nonexistent|g' \
-    -e 's|@libdir@|/nonexistent|g' -e 's|@abs_top_builddir@||g' \
+    -e 's|@libdir@|/nonexistent|g' -e 's|@abs_top_builddir@|/nonexistent|g' \
     "$SRCDIR/tools/syncguard.in" >"$pkg/libexec/syncguard"
 chmod 0755 "$pkg/libexec/syncguard"
 cp "$SRCDIR/tools/syncguard-report" "$pkg/_report.py"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 #   sh packaging/glibc-needs.sh LIB        prints the oldest glibc LIB loads
-#                                          with (e.g. 2.34)
+#                                          with (e.g. 2.17)
 #   sh packaging/glibc-needs.sh --self-contained LIB
 #                                          the same, after checking that LIB
 #                                          needs glibc's libraries alone

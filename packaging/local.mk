@@ -25,7 +25,7 @@ wheel: all
 # can make into a clean place and run examples/racy, built against the
 # emulator, through the installed launcher. Not part of `make check`: CI
 # runs `make check-packages` after it, in a default and a static-deps build.
-PKG_TESTS = t-static-deps.sh t-deb.sh t-deb-lintian.sh t-deb-apt.sh t-wheel.sh
+PKG_TESTS = t-static-deps.sh t-old-glibc.sh t-deb.sh t-deb-lintian.sh t-deb-apt.sh t-wheel.sh
 check-packages: all
 	$(MAKE) $(AM_MAKEFLAGS) -C tests emu/libcuda.la
 	@if test "$(STATIC_DEPS)" = yes; then \
@@ -37,12 +37,15 @@ check-packages: all
 	  DEB=$(abs_top_builddir)/$(DEB_FILE) $(SHELL) $(srcdir)/packaging/tests/run.sh $(PKG_TESTS)
 .PHONY: check-packages
 
-EXTRA_DIST += LICENSE packaging/static-deps.m4 packaging/glibc-needs.sh packaging/deb/make-deb.sh \
+EXTRA_DIST += LICENSE packaging/static-deps.m4 packaging/glibc-compat.c packaging/glibc-needs.sh packaging/deb/make-deb.sh \
 	packaging/wheel/make-wheel.sh packaging/tests/run.sh packaging/tests/lib.sh \
-	packaging/tests/t-static-deps.sh packaging/tests/t-deb.sh packaging/tests/t-deb-lintian.sh \
+	packaging/tests/t-static-deps.sh packaging/tests/t-old-glibc.sh packaging/tests/t-deb.sh packaging/tests/t-deb-lintian.sh \
 	packaging/tests/t-deb-apt.sh packaging/tests/t-wheel.sh tools/build-static-deps.sh \
 	python/pyproject.toml python/syncguard/__init__.py python/syncguard/__main__.py \
 	python/syncguard/_locate.py python/syncguard/report.py python/syncguard/pytest_plugin.py
 
 clean-local:
 	rm -rf _deb _wheel dist syncguard_*.deb packaging-tests
+# configure compiled it (--enable-static-deps).
+distclean-local:
+	rm -f packaging/glibc-compat.o

@@ -10,7 +10,9 @@
 # else (plain --enable-static-deps) from ./static-deps/lib, where
 # tools/build-static-deps.sh puts them, else from the system's library
 # directory. Debian's own cannot be linked into a shared object; the link
-# test below says so, and what to do.
+# test below says so, and what to do. packaging/glibc-compat.c, compiled by
+# configure into packaging/glibc-compat.o (configure again after changing
+# it), keeps the glibc it needs at 2.17.
 AC_DEFUN([SG_STATIC_DEPS], [
 AC_ARG_ENABLE([static-deps],
   [AS_HELP_STRING([--enable-static-deps@<:@=DIR@:>@],
@@ -35,10 +37,21 @@ AS_IF([test "x$enable_static_deps" != xno], [
       [UNWIND_CFLAGS="-I`cd "$sg_sd_dir/../include" && pwd`"])
     sg_sd_libs="$sg_sd_libs $sg_sd_found"
   done
-  AC_MSG_CHECKING([whether they link into a shared object with their symbols hidden])
   sg_sd_cflags=$CFLAGS; sg_sd_cppflags=$CPPFLAGS; sg_sd_save_libs=$LIBS
-  CFLAGS="$CFLAGS -fPIC -shared"; CPPFLAGS="$CPPFLAGS $UNWIND_CFLAGS $DW_CFLAGS"
-  LIBS="-Wl,--exclude-libs,ALL $sg_sd_libs -ldl -pthread $LIBS"
+  dnl The oldest glibc it can need (packaging/glibc-compat.c): its
+  dnl functions' older symbol versions, compiled here, linked first.
+  AC_MSG_CHECKING([whether glibc's older symbol versions can be linked to])
+  sg_sd_compat="$ac_pwd/packaging/glibc-compat.o"
+  sg_sd_pre="-Wl,$sg_sd_compat -Wl,--push-state,--no-as-needed,-l:libpthread.so.0,-l:libdl.so.2,--pop-state"
+  AS_MKDIR_P([packaging])
+  CFLAGS="$CFLAGS -fPIC -shared"; LIBS="$sg_sd_pre $LIBS"
+  AS_IF([$CC $CPPFLAGS $sg_sd_cflags -fPIC -c "$srcdir/packaging/glibc-compat.c" -o "$sg_sd_compat" >&AS_MESSAGE_LOG_FD 2>&1],
+    [AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <pthread.h>]], [[pthread_once(0, 0);]])],
+      [AC_MSG_RESULT([yes])], [AC_MSG_RESULT([no]); sg_sd_pre=])],
+    [AC_MSG_RESULT([no]); sg_sd_pre=])
+  AC_MSG_CHECKING([whether they link into a shared object with their symbols hidden])
+  CPPFLAGS="$CPPFLAGS $UNWIND_CFLAGS $DW_CFLAGS"
+  LIBS="-Wl,--exclude-libs,ALL $sg_sd_pre $sg_sd_libs -ldl -pthread $sg_sd_save_libs"
   AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <libunwind.h>
 #include <elfutils/libdwfl.h>]], [[void *pc[2]; unw_backtrace(pc, 2); dwfl_begin(0);]])],
     [AC_MSG_RESULT([yes])],
@@ -46,7 +59,7 @@ AS_IF([test "x$enable_static_deps" != xno], [
      AC_MSG_ERROR([--enable-static-deps: these archives cannot be linked into libsyncguard.so:$sg_sd_libs (Debian's libunwind.a is not position-independent, its libdw.a and libelf.a use local-exec TLS, its libbz2.a a copy relocation; see config.log): build position-independent ones from the Debian source packages with sh tools/build-static-deps.sh, then configure again])])
   CFLAGS=$sg_sd_cflags; CPPFLAGS=$sg_sd_cppflags; LIBS=$sg_sd_save_libs
   set dummy $sg_sd_libs
-  UNWIND_LIBS="-Wl,--exclude-libs,ALL -Wl,$[2]"
+  UNWIND_LIBS="-Wl,--exclude-libs,ALL $sg_sd_pre -Wl,$[2]"
   shift 2
   DW_LIBS=
   for sg_sd_a in "$[@]"; do DW_LIBS="$DW_LIBS -Wl,$sg_sd_a"; done

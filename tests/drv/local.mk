@@ -33,6 +33,8 @@ DRV_TESTBINS = \
 	drv/h2d_source_write_race \
 	drv/h2d_sources_unguarded \
 	drv/m_batch3d_race \
+	drv/m_batch_src_during_call_ok \
+	drv/m_batch_src_stream_order_race \
 	drv/m_batch_v12080_ok \
 	drv/m_batch_v12080_race \
 	drv/m_batch_v13000_ok \
@@ -42,8 +44,14 @@ DRV_TESTBINS = \
 	drv/m_capture_launch_race \
 	drv/m_capture_launch_sync_ok \
 	drv/m_capture_read_ok \
+	drv/m_capture_record_external_after_ok \
+	drv/m_capture_record_external_before_race \
 	drv/m_copy2d_gap_ok \
 	drv/m_copy2d_row_race \
+	drv/m_copy2d_unaligned_legacy_ok \
+	drv/m_copy2d_unaligned_nonblocking_race \
+	drv/m_copy2d_unified_d2d_race \
+	drv/m_copy2d_unified_host_ok \
 	drv/m_copy3d_gap_ok \
 	drv/m_copy3d_race \
 	drv/m_ctx_destroy_ok \
@@ -55,6 +63,8 @@ DRV_TESTBINS = \
 	drv/m_event_after_copy_ok \
 	drv/m_event_before_copy_race \
 	drv/m_event_cross_ctx_wait_ok \
+	drv/m_event_elapsed_after_ok \
+	drv/m_event_elapsed_before_race \
 	drv/m_event_never_recorded_race \
 	drv/m_event_query_notready_race \
 	drv/m_event_query_ok \
@@ -63,12 +73,32 @@ DRV_TESTBINS = \
 	drv/m_free_after_sync_ok \
 	drv/m_free_in_flight_race \
 	drv/m_graph_child_race \
+	drv/m_graph_conditional_ok \
+	drv/m_graph_conditional_race \
+	drv/m_graph_event_record_after_ok \
+	drv/m_graph_event_record_root_race \
+	drv/m_graph_event_wait_missing_race \
+	drv/m_graph_event_wait_ok \
+	drv/m_graph_exec_set_after_ok \
+	drv/m_graph_exec_set_root_race \
+	drv/m_graph_exec_update_new_race \
+	drv/m_graph_exec_update_old_ok \
+	drv/m_graph_exec_update_whole_ok \
+	drv/m_graph_exec_update_whole_race \
 	drv/m_graph_h2d_write_race \
+	drv/m_graph_host_node_after_ok \
+	drv/m_graph_host_node_root_race \
+	drv/m_graph_host_set_after_ok \
+	drv/m_graph_host_set_root_race \
 	drv/m_graph_hostfn_ok \
 	drv/m_graph_instantiate_v11_race \
 	drv/m_graph_memcpy_node_ok \
 	drv/m_graph_memcpy_node_race \
+	drv/m_graph_node_set_after_ok \
+	drv/m_graph_node_set_root_race \
 	drv/m_graph_relaunch_ok \
+	drv/m_h2h_async_device_race \
+	drv/m_h2h_async_pinned_ok \
 	drv/m_hostfn_ok \
 	drv/m_hostfn_other_stream_race \
 	drv/m_legacy_event_blocking_ok \
@@ -77,14 +107,22 @@ DRV_TESTBINS = \
 	drv/m_legacy_then_blocking_ok \
 	drv/m_legacy_then_blocking_writevalue_ok \
 	drv/m_legacy_then_nonblocking_race \
+	drv/m_managed_no_observation_ok \
+	drv/m_managed_no_observation_race \
 	drv/m_pageable_d2h_async_ok \
 	drv/m_pageable_d2h_async_race \
 	drv/m_peer_copy_ok \
+	drv/m_pool_host_ok \
+	drv/m_pool_host_race \
+	drv/m_primary_reset_other_device_race \
+	drv/m_primary_reset_same_device_ok \
 	drv/m_ptds_legacy_ok \
 	drv/m_ptds_null_ptsz_ok \
 	drv/m_ptds_null_ptsz_race \
 	drv/m_ptds_other_thread_race \
 	drv/m_ptds_sync_ok \
+	drv/m_register_v1_ok \
+	drv/m_register_v1_race \
 	drv/m_stream_query_notready_race \
 	drv/m_stream_query_poll_ok \
 	drv/m_stream_sync_ok \
@@ -94,6 +132,8 @@ DRV_TESTBINS = \
 	drv/m_sync_htod_pageable_ok \
 	drv/m_sync_htod_pinned_ok \
 	drv/m_unregister_in_flight_race \
+	drv/m_vmm_host_ok \
+	drv/m_vmm_host_race \
 	drv/m_wait_event_before_copy_race \
 	drv/m_wait_event_chain_ok \
 	drv/m_wait_event_ok \
@@ -183,6 +223,8 @@ DRV_SOURCES = \
 	drv/h2d_source_write_race.c \
 	drv/h2d_sources_unguarded.c \
 	drv/m_batch3d_race.c \
+	drv/m_batch_src_during_call_ok.c \
+	drv/m_batch_src_stream_order_race.c \
 	drv/m_batch_v12080_ok.c \
 	drv/m_batch_v12080_race.c \
 	drv/m_batch_v13000_ok.c \
@@ -192,8 +234,14 @@ DRV_SOURCES = \
 	drv/m_capture_launch_race.c \
 	drv/m_capture_launch_sync_ok.c \
 	drv/m_capture_read_ok.c \
+	drv/m_capture_record_external_after_ok.c \
+	drv/m_capture_record_external_before_race.c \
 	drv/m_copy2d_gap_ok.c \
 	drv/m_copy2d_row_race.c \
+	drv/m_copy2d_unaligned_legacy_ok.c \
+	drv/m_copy2d_unaligned_nonblocking_race.c \
+	drv/m_copy2d_unified_d2d_race.c \
+	drv/m_copy2d_unified_host_ok.c \
 	drv/m_copy3d_gap_ok.c \
 	drv/m_copy3d_race.c \
 	drv/m_ctx_destroy_ok.c \
@@ -205,6 +253,8 @@ DRV_SOURCES = \
 	drv/m_event_after_copy_ok.c \
 	drv/m_event_before_copy_race.c \
 	drv/m_event_cross_ctx_wait_ok.c \
+	drv/m_event_elapsed_after_ok.c \
+	drv/m_event_elapsed_before_race.c \
 	drv/m_event_never_recorded_race.c \
 	drv/m_event_query_notready_race.c \
 	drv/m_event_query_ok.c \
@@ -213,12 +263,32 @@ DRV_SOURCES = \
 	drv/m_free_after_sync_ok.c \
 	drv/m_free_in_flight_race.c \
 	drv/m_graph_child_race.c \
+	drv/m_graph_conditional_ok.c \
+	drv/m_graph_conditional_race.c \
+	drv/m_graph_event_record_after_ok.c \
+	drv/m_graph_event_record_root_race.c \
+	drv/m_graph_event_wait_missing_race.c \
+	drv/m_graph_event_wait_ok.c \
+	drv/m_graph_exec_set_after_ok.c \
+	drv/m_graph_exec_set_root_race.c \
+	drv/m_graph_exec_update_new_race.c \
+	drv/m_graph_exec_update_old_ok.c \
+	drv/m_graph_exec_update_whole_ok.c \
+	drv/m_graph_exec_update_whole_race.c \
 	drv/m_graph_h2d_write_race.c \
+	drv/m_graph_host_node_after_ok.c \
+	drv/m_graph_host_node_root_race.c \
+	drv/m_graph_host_set_after_ok.c \
+	drv/m_graph_host_set_root_race.c \
 	drv/m_graph_hostfn_ok.c \
 	drv/m_graph_instantiate_v11_race.c \
 	drv/m_graph_memcpy_node_ok.c \
 	drv/m_graph_memcpy_node_race.c \
+	drv/m_graph_node_set_after_ok.c \
+	drv/m_graph_node_set_root_race.c \
 	drv/m_graph_relaunch_ok.c \
+	drv/m_h2h_async_device_race.c \
+	drv/m_h2h_async_pinned_ok.c \
 	drv/m_hostfn_ok.c \
 	drv/m_hostfn_other_stream_race.c \
 	drv/m_legacy_event_blocking_ok.c \
@@ -227,14 +297,22 @@ DRV_SOURCES = \
 	drv/m_legacy_then_blocking_ok.c \
 	drv/m_legacy_then_blocking_writevalue_ok.c \
 	drv/m_legacy_then_nonblocking_race.c \
+	drv/m_managed_no_observation_ok.c \
+	drv/m_managed_no_observation_race.c \
 	drv/m_pageable_d2h_async_ok.c \
 	drv/m_pageable_d2h_async_race.c \
 	drv/m_peer_copy_ok.c \
+	drv/m_pool_host_ok.c \
+	drv/m_pool_host_race.c \
+	drv/m_primary_reset_other_device_race.c \
+	drv/m_primary_reset_same_device_ok.c \
 	drv/m_ptds_legacy_ok.c \
 	drv/m_ptds_null_ptsz_ok.c \
 	drv/m_ptds_null_ptsz_race.c \
 	drv/m_ptds_other_thread_race.c \
 	drv/m_ptds_sync_ok.c \
+	drv/m_register_v1_ok.c \
+	drv/m_register_v1_race.c \
 	drv/m_stream_query_notready_race.c \
 	drv/m_stream_query_poll_ok.c \
 	drv/m_stream_sync_ok.c \
@@ -244,6 +322,8 @@ DRV_SOURCES = \
 	drv/m_sync_htod_pageable_ok.c \
 	drv/m_sync_htod_pinned_ok.c \
 	drv/m_unregister_in_flight_race.c \
+	drv/m_vmm_host_ok.c \
+	drv/m_vmm_host_race.c \
 	drv/m_wait_event_before_copy_race.c \
 	drv/m_wait_event_chain_ok.c \
 	drv/m_wait_event_ok.c \

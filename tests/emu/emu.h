@@ -240,7 +240,14 @@ void emu_events_drop_ctx(CUcontext ctx);
 
 /* ---- registry.c: the unified address space ----------------------------- */
 
-typedef enum { EMU_MEM_DEVICE, EMU_MEM_HOST_ALLOC, EMU_MEM_HOST_REGISTERED } emu_mem_kind;
+/* hostkinds.c adds the kinds a program gets outside cuMemAlloc/cuMemHostAlloc:
+ * managed memory (device memory to the copy rules), and page-locked host
+ * memory of the virtual memory API (cuMemCreate + cuMemMap) and of memory
+ * pools located on the host (their owners unmap them, not a context). */
+typedef enum {
+    EMU_MEM_DEVICE, EMU_MEM_HOST_ALLOC, EMU_MEM_HOST_REGISTERED,
+    EMU_MEM_MANAGED, EMU_MEM_HOST_VMM, EMU_MEM_DEVICE_VMM, EMU_MEM_HOST_POOL
+} emu_mem_kind;
 
 typedef struct emu_range {
     uintptr_t base;
@@ -254,6 +261,12 @@ typedef struct emu_range {
 /* Where a byte range lives, for the copy rules.  EMU_BAD: it starts in
  * device memory but runs past the end of the allocation. */
 typedef enum { EMU_PAGEABLE, EMU_PINNED, EMU_DEVICE, EMU_BAD } emu_where;
+
+/* Whether a range of this kind is device memory to the copy rules. */
+static inline bool emu_mem_kind_device(emu_mem_kind k)
+{
+    return k == EMU_MEM_DEVICE || k == EMU_MEM_MANAGED || k == EMU_MEM_DEVICE_VMM;
+}
 
 void emu_mem_insert(const emu_range *r);
 /* Removes the range starting exactly at base (lock held); false if none. */
@@ -330,6 +343,17 @@ CUresult emu_graph_add(CUgraph g, const CUgraphNode *deps, size_t ndeps, CUgraph
                        emu_op *tmpl, CUgraph child, CUgraphNode *out);
 /* Whether `node` is one of `set` or something they depend on, transitively. */
 bool emu_nodes_reach(const emu_nodes *set, CUgraphNode node);
+
+/* ---- graph_exec.c, for graph_update.c --------------------------------- */
+
+/* Gives the node of executable graph e that stands for `node` (of the graph
+ * e was instantiated from) a new template, taking ownership of tmpl, which
+ * is freed on failure (lock held). */
+CUresult emu_exec_set_template(CUgraphExec e, CUgraphNode node, emu_op *tmpl);
+/* cuGraphExecUpdate: e takes g's parameters if g has e's topology. */
+CUresult emu_exec_update(CUgraphExec e, CUgraph g, CUgraphExecUpdateResult *result);
+/* graph_update.c: whether a conditional node's body runs in a launch. */
+bool emu_conditional_runs(CUgraphNode node);
 
 /* ---- capture.c: stream capture ----------------------------------------- */
 

@@ -14,8 +14,9 @@
  *
  * cuGraphLaunch on a capturing stream records the graph as a child-graph
  * node.  CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD does nothing (there is nothing
- * to upload); graph updates (cuGraphExec*SetParams, cuGraphExecUpdate) do
- * not exist here.
+ * to upload).  Updates (graph_update.c) change the private copy through
+ * emu_exec_set_template and emu_exec_update; the next launch runs the new
+ * templates, launches already enqueued keep their clones.
  */
 #include "emu.h"
 
@@ -50,7 +51,8 @@ static void flatten(CUgraphExec e, CUgraph g)
     for (size_t i = 0; i < g->n; i++) {
         CUgraphNode node = g->nodes[i];
         if (node->child) {
-            flatten(e, node->child);
+            if (node->type != CU_GRAPH_NODE_TYPE_CONDITIONAL || emu_conditional_runs(node))
+                flatten(e, node->child);
         } else if (node->tmpl) {
             e->ops = emu_grow(e->ops, e->n, &e->cap, sizeof *e->ops);
             e->ops[e->n++] = node->tmpl;
@@ -158,6 +160,77 @@ CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec)
     }
     emu_unlock();
     return r;
+}
+
+/* ---- updates (graph_update.c) ---------------------------------------------- */
+
+static void reflatten(CUgraphExec e)
+{
+    e->n = 0;
+    flatten(e, e->graph);
+}
+
+/* The node of e's copy that stands for `node` of the graph e was made
+ * from: the same place among the top-level nodes (lock held). */
+static CUgraphNode exec_node(CUgraphExec e, CUgraphNode node)
+{
+    CUgraph g = node->graph;
+    if (g->parent || g->n != e->graph->n)
+        return NULL;
+    for (size_t i = 0; i < g->n; i++)
+        if (g->nodes[i] == node)
+            return e->graph->nodes[i]->type == node->type ? e->graph->nodes[i] : NULL;
+    return NULL;
+}
+
+CUresult emu_exec_set_template(CUgraphExec e, CUgraphNode node, emu_op *tmpl)
+{
+    CUresult r = exec_check(e);
+    CUgraphNode mine = r == CUDA_SUCCESS ? exec_node(e, node) : NULL;
+    if (r == CUDA_SUCCESS && (!mine || !mine->tmpl))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r != CUDA_SUCCESS) {
+        emu_op_discard(tmpl);
+        return r;
+    }
+    emu_op_discard(mine->tmpl);
+    mine->tmpl = tmpl;
+    reflatten(e);
+    return CUDA_SUCCESS;
+}
+
+/* Same nodes in the same order, of the same types and dependencies: what
+ * "the topology of hGraph must be identical" comes to here. */
+static bool same_topology(CUgraph a, CUgraph b)
+{
+    if (a->n != b->n)
+        return false;
+    for (size_t i = 0; i < a->n; i++) {
+        CUgraphNode x = a->nodes[i], y = b->nodes[i];
+        if (x->type != y->type || x->deps.n != y->deps.n || !x->child != !y->child ||
+            (x->child && !same_topology(x->child, y->child)))
+            return false;
+    }
+    return true;
+}
+
+CUresult emu_exec_update(CUgraphExec e, CUgraph g, CUgraphExecUpdateResult *result)
+{
+    CUresult r = exec_check(e);
+    if (r == CUDA_SUCCESS)
+        r = emu_graph_check(g);
+    *result = CU_GRAPH_EXEC_UPDATE_ERROR;
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!same_topology(e->graph, g)) {
+        *result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+        return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+    }
+    emu_graph_free(e->graph);
+    e->graph = emu_graph_clone(g, NULL);
+    reflatten(e);
+    *result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
+    return CUDA_SUCCESS;
 }
 
 /* ---- launch -------------------------------------------------------------- */

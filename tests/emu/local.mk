@@ -22,6 +22,7 @@ emu_libcuda_la_SOURCES = \
 	emu/memop.c \
 	emu/registry.c \
 	emu/memory.c \
+	emu/hostkinds.c \
 	emu/pointer.c \
 	emu/dma.c \
 	emu/copy.c \
@@ -33,6 +34,7 @@ emu_libcuda_la_SOURCES = \
 	emu/graph.c \
 	emu/graph_node.c \
 	emu/graph_exec.c \
+	emu/graph_update.c \
 	emu/errors.c \
 	emu/procaddr.c \
 	emu/proctable.c

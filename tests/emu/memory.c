@@ -92,8 +92,9 @@ static size_t pinned_limit(void)
 /* Returns the memory of a range that the emulator allocated. */
 static void release_range(const emu_range *r)
 {
-    if (r->kind == EMU_MEM_HOST_REGISTERED)
-        return;                 /* the program owns registered memory */
+    if (r->kind == EMU_MEM_HOST_REGISTERED || r->kind == EMU_MEM_HOST_VMM ||
+        r->kind == EMU_MEM_DEVICE_VMM || r->kind == EMU_MEM_HOST_POOL)
+        return;                 /* the program, a mapping or a pool owns it */
     if (r->kind == EMU_MEM_HOST_ALLOC && in_pool(r->base))
         return;                 /* a slot of a shared chunk: stays mapped */
     munmap((void *)r->base, round_to_pages(r->size));
@@ -159,10 +160,12 @@ CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr)
     emu_lock();
     CUcontext c;
     CUresult r = emu_ctx_current(&c);
-    if (r == CUDA_SUCCESS && dptr && !allocation_at((uintptr_t)dptr, EMU_MEM_DEVICE))
+    /* cuMemAllocManaged memory is freed here too */
+    emu_mem_kind kind = allocation_at((uintptr_t)dptr, EMU_MEM_MANAGED) ? EMU_MEM_MANAGED : EMU_MEM_DEVICE;
+    if (r == CUDA_SUCCESS && dptr && !allocation_at((uintptr_t)dptr, kind))
         r = CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS && dptr)
-        free_range((uintptr_t)dptr, EMU_MEM_DEVICE);
+        free_range((uintptr_t)dptr, kind);
     emu_unlock();
     return r;
 }
@@ -290,7 +293,7 @@ CUresult CUDAAPI cuMemHostUnregister(void *p)
 static const emu_range *pinned_range(const void *p)
 {
     const emu_range *r = emu_mem_find((uintptr_t)p);
-    return r && r->kind != EMU_MEM_DEVICE ? r : NULL;
+    return r && (r->kind == EMU_MEM_HOST_ALLOC || r->kind == EMU_MEM_HOST_REGISTERED) ? r : NULL;
 }
 
 CUresult CUDAAPI cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int Flags)

@@ -9,7 +9,8 @@
  * cuPointerGetAttributes does. */
 static CUresult attribute(CUpointer_attribute a, const emu_range *r, uintptr_t p, void *data)
 {
-    bool device = r && r->kind == EMU_MEM_DEVICE;
+    bool device = r && emu_mem_kind_device(r->kind);
+    bool managed = r && r->kind == EMU_MEM_MANAGED;
     switch (a) {
     case CU_POINTER_ATTRIBUTE_CONTEXT:
         *(CUcontext *)data = r ? r->ctx : NULL;
@@ -21,12 +22,14 @@ static CUresult attribute(CUpointer_attribute a, const emu_range *r, uintptr_t p
         *(CUdeviceptr *)data = r ? (CUdeviceptr)p : 0;
         return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-        *(void **)data = r && !device ? (void *)p : NULL;
-        return r && device ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;  /* no host alias */
+        *(void **)data = r && (!device || managed) ? (void *)p : NULL;
+        return r && device && !managed ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;  /* no host alias */
     case CU_POINTER_ATTRIBUTE_BUFFER_ID:
         *(unsigned long long *)data = r ? r->id : 0;
         return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+        *(unsigned int *)data = managed;
+        return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
     case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
         *(unsigned int *)data = 0;

@@ -68,6 +68,23 @@ const emu_proc emu_procs[] = {
     L(cuPointerGetAttribute, 4000, cuPointerGetAttribute)
     L(cuPointerGetAttributes, 7000, cuPointerGetAttributes)
 
+    /* managed memory, virtual memory management, memory pools (hostkinds.c) */
+    L(cuMemAllocManaged, 6000, cuMemAllocManaged)
+    L(cuMemGetAllocationGranularity, 10020, cuMemGetAllocationGranularity)
+    L(cuMemCreate, 10020, cuMemCreate)
+    L(cuMemRelease, 10020, cuMemRelease)
+    L(cuMemAddressReserve, 10020, cuMemAddressReserve)
+    L(cuMemAddressFree, 10020, cuMemAddressFree)
+    L(cuMemMap, 10020, cuMemMap)
+    L(cuMemUnmap, 10020, cuMemUnmap)
+    L(cuMemSetAccess, 10020, cuMemSetAccess)
+    L(cuMemPoolCreate, 11020, cuMemPoolCreate)
+    L(cuMemPoolDestroy, 11020, cuMemPoolDestroy)
+    L(cuMemAllocFromPoolAsync, 11020, cuMemAllocFromPoolAsync)
+    PT(cuMemAllocFromPoolAsync, 11020, cuMemAllocFromPoolAsync_ptsz)
+    L(cuMemFreeAsync, 11020, cuMemFreeAsync)
+    PT(cuMemFreeAsync, 11020, cuMemFreeAsync_ptsz)
+
     /* copies */
     L(cuMemcpy, 4000, cuMemcpy)
     PT(cuMemcpy, 7000, cuMemcpy_ptds)
@@ -225,6 +242,18 @@ const emu_proc emu_procs[] = {
     L(cuGraphLaunch, 10000, cuGraphLaunch)
     PT(cuGraphLaunch, 10000, cuGraphLaunch_ptsz)
     L(cuGraphExecDestroy, 10000, cuGraphExecDestroy)
+    /* the generic node API, updates, conditional nodes (graph_update.c) */
+    L(cuGraphAddNode, 12020, cuGraphAddNode)
+    L(cuGraphAddNode, 12030, cuGraphAddNode_v2)
+    L(cuGraphNodeSetParams, 12020, cuGraphNodeSetParams)
+    L(cuGraphHostNodeSetParams, 10000, cuGraphHostNodeSetParams)
+    L(cuGraphMemcpyNodeSetParams, 10000, cuGraphMemcpyNodeSetParams)
+    L(cuGraphExecHostNodeSetParams, 10020, cuGraphExecHostNodeSetParams)
+    L(cuGraphExecMemcpyNodeSetParams, 10020, cuGraphExecMemcpyNodeSetParams)
+    L(cuGraphExecNodeSetParams, 12020, cuGraphExecNodeSetParams)
+    L(cuGraphExecUpdate, 10020, cuGraphExecUpdate)
+    L(cuGraphExecUpdate, 12000, cuGraphExecUpdate_v2)
+    L(cuGraphConditionalHandleCreate, 12030, cuGraphConditionalHandleCreate)
 };
 
 const size_t emu_nprocs = sizeof emu_procs / sizeof *emu_procs;

@@ -56,7 +56,7 @@ emu_where emu_mem_where(uintptr_t addr, size_t n)
     if (!r)
         return EMU_PAGEABLE;
     bool inside = (n ? n : 1) <= r->size - (addr - r->base);
-    if (r->kind == EMU_MEM_DEVICE)
+    if (emu_mem_kind_device(r->kind))
         return inside ? EMU_DEVICE : EMU_BAD;
     return inside ? EMU_PINNED : EMU_PAGEABLE;
 }

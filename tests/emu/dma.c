@@ -52,6 +52,7 @@ CUresult emu_dma_init(void)
 
 static void transfer(long sysno, char *buf, uintptr_t addr, size_t n)
 {
+    addr = emu_dma_alias(addr, n);      /* shared mappings: through their device view */
     while (n > 0) {
         long k = syscall(sysno, mem_fd, buf, n, (long)addr);
         if (k < 0 && errno == EINTR)

@@ -296,6 +296,11 @@ size_t emu_total_mem(void);
  * way a device's DMA does. */
 CUresult emu_dma_init(void);
 void emu_dma_read(void *dst, uintptr_t host_src, size_t n);
+/* hostkinds.c: where the device reaches [addr, addr+n) of a virtual-memory
+ * mapping (a second, always read-write mapping of the same memory: the
+ * kernel does not force writes into a shared mapping the program made
+ * inaccessible); addr itself elsewhere.  Any thread, without the lock. */
+uintptr_t emu_dma_alias(uintptr_t addr, size_t n);
 void emu_dma_write(uintptr_t host_dst, const void *src, size_t n);
 /* A device-side 32- or 64-bit load or store (size 4 or 8) at a unified
  * address: emulator device memory directly, host memory through DMA. */

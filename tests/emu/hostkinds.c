@@ -16,8 +16,10 @@
  * cuMemAllocAsync() and cuMemAllocFromPoolAsync()".
  *
  * A physical allocation is a memfd; cuMemMap maps it MAP_SHARED over the
- * reservation (MAP_FIXED), without access until cuMemSetAccess;
- * cuMemUnmap puts the reservation back.  Pool allocations are private
+ * reservation (MAP_FIXED), without access until cuMemSetAccess, and once
+ * more elsewhere, read-write, as the device's view: DMA goes through that
+ * one (emu_dma_alias), as a device's does not depend on the CPU page
+ * protection.  cuMemUnmap puts the reservation back.  Pool allocations are private
  * anonymous mappings made at once (the memory may be used by work ordered
  * after the allocation, which any later work is); cuMemFreeAsync frees in
  * stream order, when the stream reaches it. */
@@ -143,10 +145,25 @@ typedef struct vmm_mapping {
     uintptr_t base;
     size_t size;
     vmm_alloc *alloc;
+    uintptr_t alias;    /* the device's view */
 } vmm_mapping;
 
+/* Changed under the emulator lock and alias_lock; read by DMA under
+ * alias_lock alone. */
 static vmm_mapping *mappings;
 static size_t nmappings, mappings_cap;
+static pthread_mutex_t alias_lock = PTHREAD_MUTEX_INITIALIZER;
+
+uintptr_t emu_dma_alias(uintptr_t addr, size_t n)
+{
+    uintptr_t to = addr;
+    pthread_mutex_lock(&alias_lock);
+    for (size_t i = 0; i < nmappings; i++)
+        if (addr - mappings[i].base < mappings[i].size && n <= mappings[i].size - (addr - mappings[i].base))
+            to = mappings[i].alias + (addr - mappings[i].base);
+    pthread_mutex_unlock(&alias_lock);
+    return to;
+}
 
 CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle)
 {
@@ -212,13 +229,21 @@ CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGene
     CUresult r = emu_check_init();
     if (r == CUDA_SUCCESS && (offset > a->size || size > a->size - offset || emu_mem_overlap(ptr, size)))
         r = CUDA_ERROR_INVALID_VALUE;
+    void *alias = MAP_FAILED;
     if (r == CUDA_SUCCESS &&
-        mmap((void *)(uintptr_t)ptr, size, PROT_NONE, MAP_SHARED | MAP_FIXED, a->fd, (off_t)offset) == MAP_FAILED)
+        (alias = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, a->fd, (off_t)offset)) == MAP_FAILED)
         r = CUDA_ERROR_OUT_OF_MEMORY;
+    if (r == CUDA_SUCCESS &&
+        mmap((void *)(uintptr_t)ptr, size, PROT_NONE, MAP_SHARED | MAP_FIXED, a->fd, (off_t)offset) == MAP_FAILED) {
+        munmap(alias, size);
+        r = CUDA_ERROR_OUT_OF_MEMORY;
+    }
     if (r == CUDA_SUCCESS) {
         a->refs++;
+        pthread_mutex_lock(&alias_lock);
         mappings = emu_grow(mappings, nmappings, &mappings_cap, sizeof *mappings);
-        mappings[nmappings++] = (vmm_mapping){ (uintptr_t)ptr, size, a };
+        mappings[nmappings++] = (vmm_mapping){ (uintptr_t)ptr, size, a, (uintptr_t)alias };
+        pthread_mutex_unlock(&alias_lock);
         insert((uintptr_t)ptr, size, a->host ? EMU_MEM_HOST_VMM : EMU_MEM_DEVICE_VMM, current_or_null());
     }
     emu_unlock();
@@ -268,8 +293,11 @@ CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size)
         if (m && m->ctx)
             emu_ctx_host_wait(m->ctx);
         emu_mem_remove(ptr, NULL);
+        pthread_mutex_lock(&alias_lock);
         vmm_mapping gone = mappings[i];
         mappings[i] = mappings[--nmappings];
+        pthread_mutex_unlock(&alias_lock);
+        munmap((void *)gone.alias, gone.size);
         mmap((void *)gone.base, gone.size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
         alloc_unref(gone.alloc);
     }

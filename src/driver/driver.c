@@ -59,6 +59,14 @@ const struct sg_driver *sg_driver(void)
     d.cuGraphChildGraphNodeGetGraph = driver_fn("cuGraphChildGraphNodeGetGraph");
     d.cuGraphHostNodeGetParams = driver_fn("cuGraphHostNodeGetParams");
     d.cuPointerGetAttribute = driver_fn("cuPointerGetAttribute");
+    d.cuPointerGetAttributes = driver_fn("cuPointerGetAttributes");
+    d.cuGraphNodeGetDependencies_v2 = driver_fn("cuGraphNodeGetDependencies_v2");
+    d.cuGraphNodeGetDependencies_v1 = driver_fn("cuGraphNodeGetDependencies");
+    d.cuGraphEventRecordNodeGetEvent = driver_fn("cuGraphEventRecordNodeGetEvent");
+    d.cuGraphEventWaitNodeGetEvent = driver_fn("cuGraphEventWaitNodeGetEvent");
+    d.cuDevicePrimaryCtxGetState = driver_fn("cuDevicePrimaryCtxGetState");
+    d.cuDevicePrimaryCtxRetain = driver_fn("cuDevicePrimaryCtxRetain");
+    d.cuDevicePrimaryCtxRelease = driver_fn("cuDevicePrimaryCtxRelease_v2");
     atomic_store_explicit(&ready, 1, memory_order_release);
     return &d;
 }
@@ -70,4 +78,20 @@ CUcontext sg_current_ctx(void)
     if (d->cuCtxGetCurrent)
         d->cuCtxGetCurrent(&c);
     return c;
+}
+
+/* Retain and release leave the count as it was: active means retained
+ * already, so the release is not the last one (which would reset it). */
+CUcontext sg_primary_ctx_if_active(CUdevice dev)
+{
+    const struct sg_driver *d = sg_driver();
+    unsigned flags;
+    int active = 0;
+    CUcontext ctx = NULL;
+    if (!d->cuDevicePrimaryCtxGetState || !d->cuDevicePrimaryCtxRetain || !d->cuDevicePrimaryCtxRelease ||
+        d->cuDevicePrimaryCtxGetState(dev, &flags, &active) != CUDA_SUCCESS || !active ||
+        d->cuDevicePrimaryCtxRetain(&ctx, dev) != CUDA_SUCCESS)
+        return NULL;
+    d->cuDevicePrimaryCtxRelease(dev);
+    return ctx;
 }

@@ -25,6 +25,15 @@ struct sg_driver {
     CUresult (*cuGraphChildGraphNodeGetGraph)(CUgraphNode, CUgraph *);
     CUresult (*cuGraphHostNodeGetParams)(CUgraphNode, CUDA_HOST_NODE_PARAMS *);
     CUresult (*cuPointerGetAttribute)(void *, CUpointer_attribute, CUdeviceptr);
+    CUresult (*cuPointerGetAttributes)(unsigned int, CUpointer_attribute *, void **, CUdeviceptr);
+    /* graph dependencies: the 12.3 ABI, else the 10.0 one */
+    CUresult (*cuGraphNodeGetDependencies_v2)(CUgraphNode, CUgraphNode *, CUgraphEdgeData *, size_t *);
+    CUresult (*cuGraphNodeGetDependencies_v1)(CUgraphNode, CUgraphNode *, size_t *);
+    CUresult (*cuGraphEventRecordNodeGetEvent)(CUgraphNode, CUevent *);
+    CUresult (*cuGraphEventWaitNodeGetEvent)(CUgraphNode, CUevent *);
+    CUresult (*cuDevicePrimaryCtxGetState)(CUdevice, unsigned int *, int *);
+    CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+    CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
 };
 /* Filled on first use; members are NULL where the driver lacks them. */
 const struct sg_driver *sg_driver(void);
@@ -34,5 +43,8 @@ void *sg_libcuda(void);
 
 /* The current context, from the driver (not wrapped). */
 CUcontext sg_current_ctx(void);
+/* The primary context of dev if it is active, else NULL (then it has no
+ * work). */
+CUcontext sg_primary_ctx_if_active(CUdevice dev);
 
 #endif

@@ -1,74 +1,89 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The graphs a program instantiates and launches. A graph's memcpy nodes
- * copy when the graph runs, not when it is built, so the copies with a
- * host side are read off the graph once, at instantiation, and guarded at
- * every launch like copies enqueued on the launch stream. (Copies recorded
- * by a stream capture are never guarded at capture: they had not run.)
- * Changes made to an instantiated graph with cuGraphExec*SetParams are not
- * followed. The shims are preload/cuda/graph.c. */
+/* The graphs a program builds, instantiates, updates and launches. A
+ * graph's nodes run when it is launched, not when it is built, so the
+ * graph is read off the driver once, at instantiation (life/graph_walk.c),
+ * and each launch is modelled node by node, in a topological order, on the
+ * launch stream:
+ *   - a memcpy node with a pinned host side is guarded like a copy
+ *     enqueued on the launch stream;
+ *   - an event record node records its event with what the nodes it
+ *     depends on stand for (and the work before the launch);
+ *   - an event wait node adds the event's work to what the nodes after it
+ *     stand for, and the launch stream waits for it after the launch;
+ *   - a host node, when it runs, shows the host what the nodes it depends
+ *     on stand for.
+ * What a node stands for is a prefix of the launch stream up to its last
+ * ancestor copy: a copy ordered before that one without being an ancestor
+ * is covered too (a race there can go unreported, never a false one).
+ * Changes to an executable graph (cuGraphExec*SetParams, cuGraphExecUpdate)
+ * apply from the next launch. (Copies recorded by a stream capture are
+ * never guarded at capture: they had not run.) The shims are
+ * preload/cuda/graph.c. */
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <uthash.h>
 
 #include "base/lock.h"
 #include "driver/driver.h"
 #include "life/graph.h"
+#include "life/graph_walk.h"
 #include "life/life.h"
 #include "life/site.h"
+#include "model/model.h"
 #include "model/sync.h"
 
-#define MAX_DEPTH 8
-
-struct graph_copies {
-    CUgraphExec exec;
-    UT_hash_handle hh;
-    size_t n, cap;
-    CUDA_MEMCPY3D *copies;
-};
-
-static struct graph_copies *execs;
 static sg_lock_t graphs_lock = SG_LOCK_INIT;
 
-/* Launches of one executable graph run one after the other, whatever the
- * streams: each launch follows what the previous one stood for. */
-struct graph_order {
-    CUgraphExec exec;
-    UT_hash_handle hh;
-    struct sg_vc last;
+/* ---- host functions in graphs ---- */
+
+/* What one launch's host node will show when it runs. */
+struct pending_vc {
+    struct pending_vc *next;
+    struct sg_vc vc;
 };
 
-static struct graph_order *orders;
-
-/* Host functions in graphs (a cuLaunchHostFunc captured, or a host node
- * added): when one runs, the graph's work before it is complete. Which
- * work that is needs the graph's dependencies; syncguard takes the whole
- * current launch of the executable graph instead, so a copy in a node
- * after the host node can go unreported (never a false report). */
+/* A host function in a graph (a cuLaunchHostFunc captured, or a host node
+ * however made): syncguard's trampoline runs it. Each launch queues what
+ * the node's ancestors stand for; the run takes the oldest (launches of
+ * one executable graph run one after the other). Used by several
+ * executable graphs, it takes what all queued launches stand for. */
 struct graph_host_fn {
     CUhostFn fn;
     void *data;
-    CUgraphExec exec; /* set at instantiation */
+    int users; /* executable graphs holding it */
+    struct pending_vc *head, *tail;
 };
 
 static void CUDA_CB run_graph_host_fn(void *arg)
 {
     struct graph_host_fn *t = arg;
     struct sg_vc covered = { 0 };
-    struct graph_order *o;
     sg_lock(&graphs_lock);
-    HASH_FIND_PTR(orders, &t->exec, o);
-    if (o)
-        sg_vc_copy(&covered, &o->last);
+    struct pending_vc *p = t->head;
+    if (p) {
+        sg_vc_copy(&covered, &p->vc);
+        for (struct pending_vc *q = p->next; t->users > 1 && q; q = q->next)
+            sg_vc_join(&covered, &q->vc);
+        t->head = p->next;
+        if (!t->head)
+            t->tail = NULL;
+    }
     sg_unlock(&graphs_lock);
-    struct sg_sync_site site = SG_SYNC_SITE("a graph host node", SG_SYNC_HOST_FN, t->exec);
+    if (p)
+        sg_vc_free(&p->vc), free(p);
+    struct sg_sync_site site = SG_SYNC_SITE("a graph host node", SG_SYNC_HOST_FN, t);
     sg_observe_if(covered.n > 0, &covered, &site);
     t->fn(t->data);
 }
 
-/* The trampoline lives as long as the process: graphs may run it any time. */
+/* The function and data to put in a graph instead of the program's. The
+ * trampoline lives as long as the process: graphs may run it any time. */
 int sg_graph_wrap_host_fn(CUhostFn *fn, void **data)
 {
+    if (!*fn || *fn == run_graph_host_fn)
+        return -1;
     struct graph_host_fn *t = calloc(1, sizeof *t);
     if (!t)
         return -1;
@@ -77,148 +92,360 @@ int sg_graph_wrap_host_fn(CUhostFn *fn, void **data)
     return 0;
 }
 
-static void note_host_node(CUgraphNode node, CUgraphExec exec)
+static struct graph_host_fn *trampoline_of(const CUDA_HOST_NODE_PARAMS *p)
 {
-    const struct sg_driver *d = sg_driver();
-    CUDA_HOST_NODE_PARAMS p;
-    if (d->cuGraphHostNodeGetParams && d->cuGraphHostNodeGetParams(node, &p) == CUDA_SUCCESS &&
-        p.fn == run_graph_host_fn)
-        ((struct graph_host_fn *)p.userData)->exec = exec;
+    return p->fn == run_graph_host_fn ? p->userData : NULL;
 }
 
-static int has_host_side(const CUDA_MEMCPY3D *p)
+static void queue_for_host_fn(struct graph_host_fn *t, const struct sg_vc *vc)
 {
-    return p->srcMemoryType == CU_MEMORYTYPE_HOST || p->dstMemoryType == CU_MEMORYTYPE_HOST ||
-           p->srcMemoryType == CU_MEMORYTYPE_UNIFIED ||
-           p->dstMemoryType == CU_MEMORYTYPE_UNIFIED;
+    struct pending_vc *p = calloc(1, sizeof *p);
+    if (!p)
+        return; /* that run observes nothing: a race may go unreported */
+    sg_vc_copy(&p->vc, vc);
+    sg_lock(&graphs_lock);
+    if (t->tail)
+        t->tail->next = p;
+    else
+        t->head = p;
+    t->tail = p;
+    sg_unlock(&graphs_lock);
 }
 
-static void add_copy(struct graph_copies *g, const CUDA_MEMCPY3D *p)
+/* A copy of host node parameters with the program's function wrapped; p
+ * itself when it cannot be. */
+const CUDA_HOST_NODE_PARAMS *sg_graph_wrapped_host_params(const CUDA_HOST_NODE_PARAMS *p, CUDA_HOST_NODE_PARAMS *mine)
 {
-    if (g->n == g->cap) {
-        size_t cap = g->cap ? 2 * g->cap : 8;
-        CUDA_MEMCPY3D *c = realloc(g->copies, cap * sizeof *c);
-        if (!c)
-            return; /* that copy goes unguarded */
-        g->copies = c, g->cap = cap;
+    if (!p)
+        return p;
+    *mine = *p;
+    return sg_graph_wrap_host_fn(&mine->fn, &mine->userData) == 0 ? mine : p;
+}
+
+/* Generic node parameters with a host node's function wrapped. */
+CUgraphNodeParams *sg_graph_wrapped_node_params(CUgraphNodeParams *p, CUgraphNodeParams *mine)
+{
+    if (!p || p->type != CU_GRAPH_NODE_TYPE_HOST)
+        return p;
+    *mine = *p;
+    return sg_graph_wrap_host_fn(&mine->host.fn, &mine->host.userData) == 0 ? mine : p;
+}
+
+/* ---- conditional nodes ---- */
+
+#define MAX_BODIES 8
+
+struct cond_handle {
+    CUgraphConditionalHandle handle;
+    UT_hash_handle hh;
+    unsigned value; /* assigned at every launch */
+    int assigned;   /* CU_GRAPH_COND_ASSIGN_DEFAULT */
+};
+
+struct cond_node {
+    CUgraphNode node;
+    UT_hash_handle hh;
+    CUgraphConditionalHandle handle;
+    int type;
+    unsigned n;
+    CUgraph bodies[MAX_BODIES];
+};
+
+static struct cond_handle *cond_handles;
+static struct cond_node *cond_nodes;
+
+void sg_graph_conditional_handle(CUgraphConditionalHandle h, unsigned value, unsigned flags)
+{
+    struct cond_handle *c = calloc(1, sizeof *c);
+    if (c) {
+        c->handle = h, c->value = value, c->assigned = (flags & CU_GRAPH_COND_ASSIGN_DEFAULT) != 0;
+        sg_lock(&graphs_lock);
+        struct cond_handle *old;
+        HASH_FIND(hh, cond_handles, &c->handle, sizeof c->handle, old);
+        if (old) {
+            HASH_DEL(cond_handles, old);
+            free(old);
+        }
+        HASH_ADD(hh, cond_handles, handle, sizeof c->handle, c);
+        sg_unlock(&graphs_lock);
     }
-    g->copies[g->n++] = *p;
 }
 
-static void collect(struct graph_copies *g, CUgraph graph, int depth)
+static void conditional_added(CUgraphNode node, const CUDA_CONDITIONAL_NODE_PARAMS *p)
 {
-    const struct sg_driver *d = sg_driver();
-    size_t n = 0;
-    if (depth > MAX_DEPTH || !d->cuGraphGetNodes || !d->cuGraphNodeGetType ||
-        d->cuGraphGetNodes(graph, NULL, &n) != CUDA_SUCCESS || n == 0)
+    struct cond_node *c = calloc(1, sizeof *c);
+    if (!c)
         return;
-    CUgraphNode *nodes = calloc(n, sizeof *nodes);
-    if (!nodes || d->cuGraphGetNodes(graph, nodes, &n) != CUDA_SUCCESS)
-        n = 0;
-    for (size_t i = 0; i < n; i++) {
-        CUgraphNodeType type;
-        CUDA_MEMCPY3D p;
-        CUgraph child;
-        if (d->cuGraphNodeGetType(nodes[i], &type) != CUDA_SUCCESS)
-            continue;
-        if (type == CU_GRAPH_NODE_TYPE_MEMCPY && d->cuGraphMemcpyNodeGetParams &&
-            d->cuGraphMemcpyNodeGetParams(nodes[i], &p) == CUDA_SUCCESS && has_host_side(&p))
-            add_copy(g, &p);
-        if (type == CU_GRAPH_NODE_TYPE_HOST)
-            note_host_node(nodes[i], g->exec);
-        if (type == CU_GRAPH_NODE_TYPE_GRAPH && d->cuGraphChildGraphNodeGetGraph &&
-            d->cuGraphChildGraphNodeGetGraph(nodes[i], &child) == CUDA_SUCCESS)
-            collect(g, child, depth + 1);
+    c->node = node, c->handle = p->handle, c->type = p->type;
+    c->n = p->size < MAX_BODIES ? p->size : MAX_BODIES;
+    for (unsigned i = 0; i < c->n; i++)
+        c->bodies[i] = p->phGraph_out[i];
+    sg_lock(&graphs_lock);
+    struct cond_node *old;
+    HASH_FIND_PTR(cond_nodes, &node, old);
+    if (old) {
+        HASH_DEL(cond_nodes, old);
+        free(old);
     }
-    free(nodes);
+    HASH_ADD_PTR(cond_nodes, node, c);
+    sg_unlock(&graphs_lock);
+}
+
+static int conditional_bodies(CUgraphNode node, int all, CUgraph *out, int max)
+{
+    int n = 0;
+    sg_lock(&graphs_lock);
+    struct cond_node *c;
+    struct cond_handle *h = NULL;
+    HASH_FIND_PTR(cond_nodes, &node, c);
+    if (c)
+        HASH_FIND(hh, cond_handles, &c->handle, sizeof c->handle, h);
+    if (c && all) {
+        for (unsigned i = 0; i < c->n && n < max; i++)
+            out[n++] = c->bodies[i];
+    } else if (c && h && h->assigned && max > 0) {
+        unsigned v = h->value;
+        /* IF: body 0 when non-zero, else body 1 (if any); WHILE: body 0
+         * (at least once) when non-zero; SWITCH: body v */
+        long pick = c->type == CU_GRAPH_COND_TYPE_SWITCH ? (long)v : v ? 0 : c->type == CU_GRAPH_COND_TYPE_IF ? 1 : -1;
+        if (pick >= 0 && (unsigned long)pick < c->n)
+            out[n++] = c->bodies[pick];
+    }
+    sg_unlock(&graphs_lock);
+    return n;
+}
+
+/* The generic node API: conditional nodes' bodies are remembered (the
+ * driver has no call that gives them back). */
+void sg_graph_node_added(CUgraphNode node, const CUgraphNodeParams *p)
+{
+    if (p && p->type == CU_GRAPH_NODE_TYPE_CONDITIONAL && p->conditional.phGraph_out)
+        conditional_added(node, &p->conditional);
+}
+
+/* ---- executable graphs ---- */
+
+struct graph_exec {
+    CUgraphExec exec;
+    UT_hash_handle hh;
+    struct graph_items items;
+    struct sg_vc last; /* what the previous launch stands for */
+};
+
+static struct graph_exec *execs;
+
+static void hold_host_fns(struct graph_items *it, int delta)
+{
+    for (size_t i = 0; i < it->n; i++)
+        if (it->v[i].kind == GI_HOST && it->v[i].host)
+            it->v[i].host->users += delta;
 }
 
 void sg_graph_forget(CUgraphExec exec)
 {
-    struct graph_copies *g;
-    struct graph_order *o;
+    struct graph_exec *g;
     sg_lock(&graphs_lock);
     HASH_FIND_PTR(execs, &exec, g);
-    if (g)
+    if (g) {
         HASH_DEL(execs, g);
-    HASH_FIND_PTR(orders, &exec, o);
-    if (o)
-        HASH_DEL(orders, o);
+        hold_host_fns(&g->items, -1);
+    }
     sg_unlock(&graphs_lock);
-    if (g)
-        free(g->copies), free(g);
-    if (o)
-        sg_vc_free(&o->last), free(o);
+    if (g) {
+        sg_graph_items_free(&g->items);
+        sg_vc_free(&g->last);
+        free(g);
+    }
 }
 
-/* The launch as stream work, after the previous launch of the graph. */
-static void order_launch(CUgraphExec exec, CUstream s, int per_thread)
+/* Reads the graph the executable graph was made from (or updated with). */
+static void read_graph(CUgraphExec exec, CUgraph graph)
 {
-    struct sg_vc after = { 0 }, then = { 0 };
-    struct graph_order *o;
+    struct graph_exec *g = calloc(1, sizeof *g);
+    if (!g)
+        return;
+    g->exec = exec;
+    static const struct graph_walk_ops ops = { trampoline_of, conditional_bodies };
+    sg_graph_walk(graph, &g->items, &ops);
+    struct graph_exec *old;
     sg_lock(&graphs_lock);
-    HASH_FIND_PTR(orders, &exec, o);
-    if (o)
-        sg_vc_copy(&after, &o->last);
-    sg_unlock(&graphs_lock);
-    sg_note_ordered_work(s, per_thread, &after, &then);
-    sg_vc_free(&after);
-    sg_lock(&graphs_lock);
-    HASH_FIND_PTR(orders, &exec, o);
-    if (!o && (o = calloc(1, sizeof *o)) != NULL) {
-        o->exec = exec;
-        HASH_ADD_PTR(orders, exec, o);
+    HASH_FIND_PTR(execs, &exec, old);
+    if (old) {
+        /* an update (launches stay ordered), or a handle the driver reused */
+        HASH_DEL(execs, old);
+        hold_host_fns(&old->items, -1);
+        sg_vc_copy(&g->last, &old->last);
     }
-    if (o)
-        sg_vc_join(&o->last, &then);
+    hold_host_fns(&g->items, 1);
+    HASH_ADD_PTR(execs, exec, g);
     sg_unlock(&graphs_lock);
-    sg_vc_free(&then);
+    if (old) {
+        sg_graph_items_free(&old->items);
+        sg_vc_free(&old->last);
+        free(old);
+    }
 }
 
 void sg_graph_instantiated(CUgraphExec exec, CUgraph graph)
 {
-    struct graph_copies *g = calloc(1, sizeof *g);
-    if (!g)
-        return;
-    g->exec = exec;
-    collect(g, graph, 0);
-    if (g->n == 0) {
-        free(g);
-        return;
-    }
     sg_graph_forget(exec); /* a handle the driver reused */
-    sg_lock(&graphs_lock);
-    HASH_ADD_PTR(execs, exec, g);
-    sg_unlock(&graphs_lock);
+    read_graph(exec, graph);
 }
 
-/* Copies the graph's host copies out under the lock, then guards them. */
-static void launched(CUgraphExec exec, CUstream s, int per_thread)
+void sg_graph_updated(CUgraphExec exec, CUgraph graph)
 {
-    struct graph_copies *g;
-    CUDA_MEMCPY3D *copies = NULL;
-    size_t n = 0;
+    read_graph(exec, graph);
+}
+
+/* ---- updates: the next launch runs the new parameters ---- */
+
+/* Calls fn on the item of exec standing for node, under the lock. */
+static void update_item(CUgraphExec exec, CUgraphNode node, void (*fn)(struct graph_item *, const void *),
+                        const void *arg)
+{
+    struct graph_exec *g;
     sg_lock(&graphs_lock);
     HASH_FIND_PTR(execs, &exec, g);
-    if (g && (copies = malloc(g->n * sizeof *copies)) != NULL) {
-        n = g->n;
-        for (size_t i = 0; i < n; i++)
-            copies[i] = g->copies[i];
-    }
+    for (size_t i = 0; g && i < g->items.n; i++)
+        if (g->items.v[i].node == node)
+            fn(&g->items.v[i], arg);
     sg_unlock(&graphs_lock);
-    struct copy_call call;
-    sg_copy_call_init(&call, "cuGraphLaunch (memcpy node)", s, per_thread);
-    for (size_t i = 0; i < n; i++)
-        sg_copy_call_guard_3d(&call, &copies[i]);
-    free(copies);
 }
 
+static void set_copy(struct graph_item *it, const void *arg)
+{
+    if (it->kind == GI_COPY || it->kind == GI_OTHER) {
+        it->kind = GI_COPY;
+        it->copy = *(const CUDA_MEMCPY3D *)arg;
+    }
+}
+
+static void set_host(struct graph_item *it, const void *arg)
+{
+    if (it->kind != GI_HOST)
+        return;
+    if (it->host)
+        it->host->users--;
+    it->host = (struct graph_host_fn *)arg;
+    if (it->host)
+        it->host->users++;
+}
+
+void sg_graph_exec_copy_set(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D *p)
+{
+    update_item(exec, node, set_copy, p);
+}
+
+void sg_graph_exec_host_set(CUgraphExec exec, CUgraphNode node, const CUDA_HOST_NODE_PARAMS *p)
+{
+    update_item(exec, node, set_host, trampoline_of(p));
+}
+
+/* ---- launch ---- */
+
+/* What the launch stream's work so far stands for. */
+static void stream_now(CUstream s, int per_thread, struct sg_vc *out)
+{
+    sg_lock(&sg_model_lock);
+    sg_stream_snapshot(sg_stream_get(s, per_thread), out);
+    sg_unlock(&sg_model_lock);
+}
+
+/* Models one launch of g's items (a private copy, taken under the lock). */
+static void launch_items(const struct graph_items *it, const struct sg_vc *before, CUstream s, int per_thread,
+                         struct sg_vc *waited)
+{
+    struct sg_vc *out = calloc(it->n ? it->n : 1, sizeof *out);
+    if (!out)
+        return;
+    struct copy_call call;
+    sg_copy_call_init(&call, "cuGraphLaunch (memcpy node)", s, per_thread);
+    for (size_t i = 0; i < it->n; i++) {
+        const struct graph_item *x = &it->v[i];
+        struct sg_vc in = { 0 };
+        sg_vc_copy(&in, before);
+        for (size_t k = 0; k < x->ndeps; k++)
+            sg_vc_join(&in, &out[x->deps[k]]);
+        if (x->kind == GI_COPY) {
+            sg_copy_call_guard_3d(&call, &x->copy);
+            stream_now(s, per_thread, &out[i]); /* up to this copy */
+            sg_vc_join(&out[i], &in);
+        } else {
+            sg_vc_copy(&out[i], &in);
+        }
+        if (x->kind == GI_RECORD) {
+            sg_lock(&sg_model_lock);
+            sg_event_recorded(x->event, &in);
+            sg_unlock(&sg_model_lock);
+        } else if (x->kind == GI_WAIT) {
+            struct sg_vc e = { 0 };
+            sg_snapshot_event(x->event, &e);
+            sg_vc_join(&out[i], &e);
+            sg_vc_join(waited, &e);
+            sg_vc_free(&e);
+        } else if (x->kind == GI_HOST && x->host) {
+            queue_for_host_fn(x->host, &in);
+        }
+        sg_vc_free(&in);
+    }
+    for (size_t i = 0; i < it->n; i++)
+        sg_vc_free(&out[i]);
+    free(out);
+}
+
+static int copy_items(struct graph_items *dst, const struct graph_items *src)
+{
+    *dst = (struct graph_items){ 0 };
+    if (!src->n)
+        return 0;
+    dst->v = malloc(src->n * sizeof *dst->v);
+    if (!dst->v)
+        return -1;
+    for (size_t i = 0; i < src->n; i++) {
+        dst->v[i] = src->v[i];
+        dst->v[i].deps = NULL, dst->v[i].ndeps = 0;
+        if (src->v[i].ndeps && (dst->v[i].deps = malloc(src->v[i].ndeps * sizeof(size_t))) != NULL) {
+            memcpy(dst->v[i].deps, src->v[i].deps, src->v[i].ndeps * sizeof(size_t));
+            dst->v[i].ndeps = src->v[i].ndeps;
+        }
+        dst->n++;
+    }
+    return 0;
+}
+
+/* The launch is work on s after the previous launch of the same graph
+ * ("each launch is ordered behind ... any previous launches of
+ * hGraphExec") and, through its event wait nodes, after those events. */
+static void launched(CUgraphExec exec, CUstream s, int per_thread)
+{
+    struct graph_exec *g;
+    struct graph_items items = { 0 };
+    struct sg_vc before = { 0 }, after = { 0 }, then = { 0 };
+    sg_lock(&graphs_lock);
+    HASH_FIND_PTR(execs, &exec, g);
+    if (g) {
+        sg_vc_copy(&after, &g->last);
+        if (g->items.interesting)
+            copy_items(&items, &g->items);
+    }
+    sg_unlock(&graphs_lock);
+    if (items.n) {
+        stream_now(s, per_thread, &before);
+        sg_vc_join(&before, &after);
+        launch_items(&items, &before, s, per_thread, &after);
+        sg_graph_items_free(&items);
+    }
+    sg_note_ordered_work(s, per_thread, &after, &then);
+    sg_lock(&graphs_lock);
+    HASH_FIND_PTR(execs, &exec, g);
+    if (g)
+        sg_vc_join(&g->last, &then);
+    sg_unlock(&graphs_lock);
+    sg_vc_free(&before), sg_vc_free(&after), sg_vc_free(&then);
+}
 
 void sg_graph_launched(CUgraphExec exec, CUstream s, int per_thread)
 {
-    int guards = execs && sg_pinned_any();
-    if (guards)
+    if (execs && !sg_stream_is_capturing(s, per_thread))
         launched(exec, s, per_thread);
-    if (guards || sg_observe_needed())
-        order_launch(exec, s, per_thread);
 }

@@ -1,20 +1,37 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Graphs: the host copies of an executable graph, guarded at each launch;
- * the order of its launches; host functions in graphs (life/graph.c). */
+/* Graphs: host nodes however made, conditional nodes, the items of an
+ * executable graph modelled at each launch, updates, the order of launches
+ * (life/graph.c, read off the driver by life/graph_walk.c). */
 #ifndef SG_LIFE_GRAPH_H
 #define SG_LIFE_GRAPH_H
 
 #include <cuda.h>
 
 /* The host function and data to put in a graph (captured or added as a
- * node) instead of the program's, so that its start observes the graph's
- * earlier work; 0, or -1 when that cannot be done. */
+ * node) instead of the program's, so that its start observes what the
+ * node depends on; 0, or -1 when that cannot be done. */
 int sg_graph_wrap_host_fn(CUhostFn *fn, void **data);
-/* A graph was instantiated as exec: its host copies are read off it. */
+/* Host node parameters with the program's function wrapped, in *mine; p
+ * itself when that cannot be done. */
+const CUDA_HOST_NODE_PARAMS *sg_graph_wrapped_host_params(const CUDA_HOST_NODE_PARAMS *p,
+                                                          CUDA_HOST_NODE_PARAMS *mine);
+/* The same for generic node parameters (only host nodes change). */
+CUgraphNodeParams *sg_graph_wrapped_node_params(CUgraphNodeParams *p, CUgraphNodeParams *mine);
+/* cuGraphAddNode made node: a conditional node's bodies are remembered. */
+void sg_graph_node_added(CUgraphNode node, const CUgraphNodeParams *p);
+/* cuGraphConditionalHandleCreate made h. */
+void sg_graph_conditional_handle(CUgraphConditionalHandle h, unsigned value, unsigned flags);
+/* A graph was instantiated as exec: its items are read off it. */
 void sg_graph_instantiated(CUgraphExec exec, CUgraph graph);
+/* cuGraphExecUpdate gave exec the parameters of graph. */
+void sg_graph_updated(CUgraphExec exec, CUgraph graph);
+/* cuGraphExec*SetParams: the next launches copy p / run the (wrapped) host
+ * function p at exec's node standing for node. */
+void sg_graph_exec_copy_set(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D *p);
+void sg_graph_exec_host_set(CUgraphExec exec, CUgraphNode node, const CUDA_HOST_NODE_PARAMS *p);
 /* exec is destroyed (or its handle reused). */
 void sg_graph_forget(CUgraphExec exec);
-/* exec was launched on s: its host copies are guarded, and the launch is
+/* exec was launched on s: its items are modelled, and the launch is
  * ordered after the previous one. */
 void sg_graph_launched(CUgraphExec exec, CUstream s, int per_thread);
 

@@ -45,7 +45,7 @@ void sg_copy_call_guard(struct copy_call *call, uintptr_t host, struct sg_shape 
     if (guard == SG_GUARD_READ_ONLY && !sg_opt.guard_sources)
         return;
     size_t extent = sg_shape_extent(&shape);
-    if (!host || !extent || !sg_pinned_lookup(host, extent, NULL) || stream_capturing(call))
+    if (!host || !extent || sg_host_kind(host, extent) != SG_HOST_PINNED || stream_capturing(call))
         return;
     capture(call);
     size_t rows = shape.height * shape.depth;
@@ -65,6 +65,11 @@ void sg_copy_call_done(const struct copy_call *call)
 {
     if (!call->captured && call->capturing <= 0 && sg_observe_needed())
         sg_note_stream_work(call->stream, call->per_thread);
+}
+
+int sg_copy_is_host_side(CUmemorytype type, CUdeviceptr dev)
+{
+    return type == CU_MEMORYTYPE_HOST || (type == CU_MEMORYTYPE_UNIFIED && sg_is_host_pointer(dev));
 }
 
 uintptr_t sg_copy_host_side(CUmemorytype type, const void *host, CUdeviceptr dev)

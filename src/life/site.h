@@ -57,6 +57,9 @@ void sg_copy_call_done(const struct copy_call *call);
 /* The host address of one side of a 2D/3D copy, or 0 if it is not host
  * memory (device memory, an array). Unified pointers may be host memory. */
 uintptr_t sg_copy_host_side(CUmemorytype type, const void *host, CUdeviceptr dev);
+/* Whether one side of a 2D/3D copy is host memory: a host side, or a
+ * unified one the driver does not call device or managed memory. */
+int sg_copy_is_host_side(CUmemorytype type, CUdeviceptr dev);
 /* Guards the host sides of a 2D or 3D copy description. */
 void sg_copy_call_guard_2d(struct copy_call *call, const CUDA_MEMCPY2D *p);
 void sg_copy_call_guard_3d(struct copy_call *call, const CUDA_MEMCPY3D *p);

@@ -17,6 +17,7 @@ extern sg_lock_t sg_model_lock;
 
 /* ---- pinned host memory (model/pinned.c) ---- */
 #define SG_PINNED_READ_ONLY 1u /* registered memory the host cannot write */
+#define SG_PINNED_FOREIGN 2u   /* pinned outside the wrapped calls: learnt from the driver */
 /* [base, base+size) is pinned; driver_base is the address the driver
  * allocated it at (hostmem.c may hand the program an address inside).
  * -1 when out of memory: the range stays untracked (never guarded). */
@@ -39,6 +40,19 @@ int sg_pinned_touches_unlocked(uintptr_t lo, uintptr_t hi);
 size_t sg_pinned_isolated_size(size_t n);
 /* Lock-free snapshot count, for the hot path: no pinned memory, no work. */
 int sg_pinned_any(void);
+/* The start of the pinned range holding p, in *base; 0 if there is one. */
+int sg_pinned_base(uintptr_t p, uintptr_t *base);
+
+/* ---- what a host-side address is (model/hostkind.c) ---- */
+enum sg_host_kind {
+    SG_HOST_PAGEABLE, /* unknown to the driver: copies with it complete on return */
+    SG_HOST_PINNED,   /* page-locked (tracked, or learnt from the driver): guarded */
+    SG_HOST_MANAGED,  /* managed memory: asynchronous, not guarded */
+    SG_HOST_DEVICE,   /* device memory */
+};
+/* What [p, p+n) is; page-locked memory the driver reports enters the
+ * pinned table. Normal context (asks the driver). */
+int sg_host_kind(uintptr_t p, size_t n);
 /* fork() with the ranges' own lock held (taken after sg_model_lock). */
 void sg_pinned_before_fork(void);
 void sg_pinned_after_fork_parent(void);

@@ -101,6 +101,17 @@ int sg_pinned_lookup(uintptr_t p, size_t n, unsigned *flags)
     return in;
 }
 
+int sg_pinned_base(uintptr_t p, uintptr_t *base)
+{
+    sg_lock(&pinned_lock);
+    long i = floor_index(p);
+    int in = i >= 0 && p < ranges[i].base + ranges[i].size;
+    if (in)
+        *base = ranges[i].base;
+    sg_unlock(&pinned_lock);
+    return in ? 0 : -1;
+}
+
 int sg_pinned_touches(uintptr_t lo, uintptr_t hi)
 {
     sg_lock(&pinned_lock);

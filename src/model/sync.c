@@ -141,15 +141,4 @@ void sg_note_stream_wait(CUstream s, int per_thread, CUevent e)
     sg_vc_free(&vc);
 }
 
-int sg_is_host_pointer(CUdeviceptr p)
-{
-    if (sg_pinned_lookup((uintptr_t)p, 1, NULL))
-        return 1;
-    const struct sg_driver *d = sg_driver();
-    if (!d->cuPointerGetAttribute)
-        return 0;
-    unsigned type = 0;
-    CUresult r = d->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p);
-    /* Memory the driver does not know is pageable host memory. */
-    return r != CUDA_SUCCESS || type == CU_MEMORYTYPE_HOST;
-}
+/* sg_is_host_pointer: model/hostkind.c */

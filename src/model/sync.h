@@ -81,7 +81,9 @@ void sg_note_ordered_work(CUstream s, int per_thread, const struct sg_vc *after,
  * run, and events recorded or waited for on it are graph edges only. */
 int sg_stream_is_capturing(CUstream s, int per_thread);
 
-/* Whether a pointer is host memory (pinned, or unknown to the driver). */
+/* Whether a pointer is host memory: pinned (known to syncguard, or to the
+ * driver), or unknown to the driver (pageable); not device or managed
+ * memory (model/hostkind.c). */
 int sg_is_host_pointer(CUdeviceptr p);
 
 #endif

@@ -57,20 +57,20 @@ SG_CUDA_SHIM(cuCtxDestroy_v2, (CUcontext ctx))
     return r;
 }
 
-/* A primary context reset (cudaDeviceReset) likewise. Which context is the
- * device's is not tracked, so every context's work counts as complete: a
- * multi-device program may then miss a race, never get a false one. */
+/* A primary context reset (cudaDeviceReset) likewise, for that device's
+ * primary context only: "destroy all allocations and reset all state on
+ * the primary context"; other devices' and created contexts' work goes on. */
 SG_CUDA_SHIM(cuDevicePrimaryCtxReset_v2, (CUdevice dev))
 {
     if (!SG_ENTER())
         return SG_FORWARD(cuDevicePrimaryCtxReset_v2, dev);
     int observe = sg_observe_needed(); /* else there is nothing to release */
     struct sg_sync_op op;
-    CUcontext ctx = sg_current_ctx();
-    if (observe)
-        ctx_wait_begin(&op, "cuDevicePrimaryCtxReset", NULL);
+    CUcontext ctx = sg_primary_ctx_if_active(dev); /* NULL: inactive, no work */
+    if (observe && ctx)
+        ctx_wait_begin(&op, "cuDevicePrimaryCtxReset", ctx);
     CUresult r = SG_FORWARD(cuDevicePrimaryCtxReset_v2, dev);
-    if (observe)
+    if (observe && ctx)
         sg_sync_op_end(&op, r == CUDA_SUCCESS);
     if (r == CUDA_SUCCESS && ctx)
         sg_event_pool_forget_ctx(ctx);

@@ -39,6 +39,29 @@ EVENT_RECORD(cuEventRecordWithFlags_ptsz, 1, (CUevent e, CUstream h, unsigned in
 EVENT_OBSERVER(cuEventSynchronize, "cuEventSynchronize")
 EVENT_OBSERVER(cuEventQuery, "cuEventQuery")
 
+/* A successful elapsed time means both events completed (an incomplete
+ * one answers CUDA_ERROR_NOT_READY): the host has seen what each stands
+ * for. */
+#undef cuEventElapsedTime
+#define EVENT_ELAPSED(symbol)                                                  \
+    SG_CUDA_SHIM(symbol, (float *ms, CUevent start, CUevent end))              \
+    {                                                                          \
+        if (!SG_ENTER() || !sg_observe_needed())                               \
+            return SG_FORWARD(symbol, ms, start, end);                         \
+        struct sg_vc seen = { 0 }, other = { 0 };                              \
+        struct sg_sync_site site = SG_SYNC_SITE("cuEventElapsedTime", SG_SYNC_EVENT, end); \
+        sg_snapshot_event(start, &seen);                                       \
+        sg_snapshot_event(end, &other);                                        \
+        sg_vc_join(&seen, &other);                                             \
+        sg_vc_free(&other);                                                    \
+        CUresult r = SG_FORWARD(symbol, ms, start, end);                       \
+        sg_observe_if(r == CUDA_SUCCESS, &seen, &site);                        \
+        return r;                                                              \
+    }
+
+EVENT_ELAPSED(cuEventElapsedTime)
+EVENT_ELAPSED(cuEventElapsedTime_v2)
+
 SG_CUDA_SHIM(cuEventDestroy_v2, (CUevent e))
 {
     CUresult r = SG_FORWARD(cuEventDestroy_v2, e);

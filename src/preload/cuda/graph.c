@@ -1,28 +1,71 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Shims of graph instantiation and launch: the graph's host copies are
- * read off it at instantiation and guarded at each launch (life/graph.c);
- * host nodes get a trampoline that observes the graph's earlier work. */
+/* Shims of graphs: host nodes however they are made get a trampoline that
+ * observes what the node depends on; conditional nodes' bodies and handles
+ * are remembered; instantiation, updates and launches hand the graph to
+ * life/graph.c. */
 #include "config.h"
 
 #include "life/graph.h"
 #include "preload/shim.h"
 
-/* cuda.h maps this name to cuGraphInstantiateWithFlags; the older ABIs
- * wrapped here carry the name itself. */
+/* cuda.h maps these names to newer ABIs; the ABIs wrapped here carry the
+ * names themselves. */
 #undef cuGraphInstantiate
+#undef cuGraphAddNode
+#undef cuGraphExecUpdate
 
 SG_CUDA_SHIM(cuGraphAddHostNode, (CUgraphNode *pn, CUgraph g, const CUgraphNode *deps, size_t ndeps,
-                               const CUDA_HOST_NODE_PARAMS *p))
+                                 const CUDA_HOST_NODE_PARAMS *p))
 {
     CUDA_HOST_NODE_PARAMS mine;
-    if (!SG_ENTER() || !p)
-        return SG_FORWARD(cuGraphAddHostNode, pn, g, deps, ndeps, p);
-    mine = *p;
-    if (sg_graph_wrap_host_fn(&mine.fn, &mine.userData) < 0)
-        return SG_FORWARD(cuGraphAddHostNode, pn, g, deps, ndeps, p);
-    return SG_FORWARD(cuGraphAddHostNode, pn, g, deps, ndeps, &mine);
+    return SG_FORWARD(cuGraphAddHostNode, pn, g, deps, ndeps,
+                      SG_ENTER() ? sg_graph_wrapped_host_params(p, &mine) : p);
 }
 
+SG_CUDA_SHIM(cuGraphHostNodeSetParams, (CUgraphNode node, const CUDA_HOST_NODE_PARAMS *p))
+{
+    CUDA_HOST_NODE_PARAMS mine;
+    return SG_FORWARD(cuGraphHostNodeSetParams, node, SG_ENTER() ? sg_graph_wrapped_host_params(p, &mine) : p);
+}
+
+SG_CUDA_SHIM(cuGraphNodeSetParams, (CUgraphNode node, CUgraphNodeParams *p))
+{
+    CUgraphNodeParams mine;
+    return SG_FORWARD(cuGraphNodeSetParams, node, SG_ENTER() ? sg_graph_wrapped_node_params(p, &mine) : p);
+}
+
+SG_CUDA_SHIM(cuGraphAddNode, (CUgraphNode *pn, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                             CUgraphNodeParams *p))
+{
+    if (!SG_ENTER())
+        return SG_FORWARD(cuGraphAddNode, pn, g, deps, ndeps, p);
+    CUgraphNodeParams mine;
+    CUresult r = SG_FORWARD(cuGraphAddNode, pn, g, deps, ndeps, sg_graph_wrapped_node_params(p, &mine));
+    if (r == CUDA_SUCCESS && pn)
+        sg_graph_node_added(*pn, p);
+    return r;
+}
+
+SG_CUDA_SHIM(cuGraphAddNode_v2, (CUgraphNode *pn, CUgraph g, const CUgraphNode *deps,
+                                const CUgraphEdgeData *edges, size_t ndeps, CUgraphNodeParams *p))
+{
+    if (!SG_ENTER())
+        return SG_FORWARD(cuGraphAddNode_v2, pn, g, deps, edges, ndeps, p);
+    CUgraphNodeParams mine;
+    CUresult r = SG_FORWARD(cuGraphAddNode_v2, pn, g, deps, edges, ndeps, sg_graph_wrapped_node_params(p, &mine));
+    if (r == CUDA_SUCCESS && pn)
+        sg_graph_node_added(*pn, p);
+    return r;
+}
+
+SG_CUDA_SHIM(cuGraphConditionalHandleCreate, (CUgraphConditionalHandle *h, CUgraph g, CUcontext ctx,
+                                             unsigned int value, unsigned int flags))
+{
+    CUresult r = SG_FORWARD(cuGraphConditionalHandleCreate, h, g, ctx, value, flags);
+    if (r == CUDA_SUCCESS && h && SG_ENTER())
+        sg_graph_conditional_handle(*h, value, flags);
+    return r;
+}
 
 SG_CUDA_SHIM(cuGraphInstantiateWithFlags, (CUgraphExec *pe, CUgraph graph, unsigned long long flags))
 {
@@ -35,24 +78,24 @@ SG_CUDA_SHIM(cuGraphInstantiateWithFlags, (CUgraphExec *pe, CUgraph graph, unsig
 /* The CUDA 10 and 11.0-11.3 ABI: an error node and a log buffer. */
 #define INSTANTIATE_WITH_LOG(symbol)                                                   \
     SG_CUDA_SHIM(symbol, (CUgraphExec * pe, CUgraph graph, CUgraphNode * err, char *log, \
-                       size_t loglen))                                                  \
+                         size_t loglen))                                                \
     {                                                                                  \
         CUresult r = SG_FORWARD(symbol, pe, graph, err, log, loglen);                  \
         if (r == CUDA_SUCCESS && SG_ENTER())                                           \
-            sg_graph_instantiated(*pe, graph);                                                  \
+            sg_graph_instantiated(*pe, graph);                                         \
         return r;                                                                      \
     }
 
 INSTANTIATE_WITH_LOG(cuGraphInstantiate)
 INSTANTIATE_WITH_LOG(cuGraphInstantiate_v2)
 
-#define INSTANTIATE_WITH_PARAMS(symbol)                                                   \
+#define INSTANTIATE_WITH_PARAMS(symbol)                                                     \
     SG_CUDA_SHIM(symbol, (CUgraphExec *pe, CUgraph graph, CUDA_GRAPH_INSTANTIATE_PARAMS *ip)) \
-    {                                                                                     \
-        CUresult r = SG_FORWARD(symbol, pe, graph, ip);                                   \
-        if (r == CUDA_SUCCESS && SG_ENTER())                                              \
-            sg_graph_instantiated(*pe, graph);                                                     \
-        return r;                                                                         \
+    {                                                                                       \
+        CUresult r = SG_FORWARD(symbol, pe, graph, ip);                                     \
+        if (r == CUDA_SUCCESS && SG_ENTER())                                                \
+            sg_graph_instantiated(*pe, graph);                                              \
+        return r;                                                                           \
     }
 
 INSTANTIATE_WITH_PARAMS(cuGraphInstantiateWithParams)
@@ -65,8 +108,62 @@ SG_CUDA_SHIM(cuGraphExecDestroy, (CUgraphExec exec))
     return SG_FORWARD(cuGraphExecDestroy, exec);
 }
 
+/* Updates of an executable graph: the next launch copies and calls what
+ * the update says, not what the graph said at instantiation. */
+SG_CUDA_SHIM(cuGraphExecMemcpyNodeSetParams, (CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D *p,
+                                             CUcontext ctx))
+{
+    CUresult r = SG_FORWARD(cuGraphExecMemcpyNodeSetParams, exec, node, p, ctx);
+    if (r == CUDA_SUCCESS && p && SG_ENTER())
+        sg_graph_exec_copy_set(exec, node, p);
+    return r;
+}
+
+SG_CUDA_SHIM(cuGraphExecHostNodeSetParams, (CUgraphExec exec, CUgraphNode node, const CUDA_HOST_NODE_PARAMS *p))
+{
+    if (!SG_ENTER())
+        return SG_FORWARD(cuGraphExecHostNodeSetParams, exec, node, p);
+    CUDA_HOST_NODE_PARAMS mine;
+    const CUDA_HOST_NODE_PARAMS *q = sg_graph_wrapped_host_params(p, &mine);
+    CUresult r = SG_FORWARD(cuGraphExecHostNodeSetParams, exec, node, q);
+    if (r == CUDA_SUCCESS && q)
+        sg_graph_exec_host_set(exec, node, q);
+    return r;
+}
+
+SG_CUDA_SHIM(cuGraphExecNodeSetParams, (CUgraphExec exec, CUgraphNode node, CUgraphNodeParams *p))
+{
+    if (!SG_ENTER())
+        return SG_FORWARD(cuGraphExecNodeSetParams, exec, node, p);
+    CUgraphNodeParams mine, *q = sg_graph_wrapped_node_params(p, &mine);
+    CUresult r = SG_FORWARD(cuGraphExecNodeSetParams, exec, node, q);
+    if (r == CUDA_SUCCESS && q && q->type == CU_GRAPH_NODE_TYPE_HOST)
+        sg_graph_exec_host_set(exec, node, (const CUDA_HOST_NODE_PARAMS *)&q->host);
+    if (r == CUDA_SUCCESS && q && q->type == CU_GRAPH_NODE_TYPE_MEMCPY)
+        sg_graph_exec_copy_set(exec, node, &q->memcpy.copyParams);
+    return r;
+}
+
+SG_CUDA_SHIM(cuGraphExecUpdate_v2, (CUgraphExec exec, CUgraph graph, CUgraphExecUpdateResultInfo *info))
+{
+    CUresult r = SG_FORWARD(cuGraphExecUpdate_v2, exec, graph, info);
+    if (r == CUDA_SUCCESS && SG_ENTER())
+        sg_graph_updated(exec, graph);
+    return r;
+}
+
+/* The CUDA 10.2 ABI. */
+SG_CUDA_SHIM(cuGraphExecUpdate, (CUgraphExec exec, CUgraph graph, CUgraphNode *err,
+                                CUgraphExecUpdateResult *result))
+{
+    CUresult r = SG_FORWARD(cuGraphExecUpdate, exec, graph, err, result);
+    if (r == CUDA_SUCCESS && SG_ENTER())
+        sg_graph_updated(exec, graph);
+    return r;
+}
+
 #define GRAPH_LAUNCH(symbol, per_thread)                          \
-    SG_CUDA_SHIM(symbol, (CUgraphExec exec, CUstream s))              \
+    SG_CUDA_SHIM(symbol, (CUgraphExec exec, CUstream s))            \
     {                                                             \
         CUresult r = SG_FORWARD(symbol, exec, s);                 \
         if (r != CUDA_SUCCESS || !SG_ENTER())                     \

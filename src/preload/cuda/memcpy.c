@@ -27,14 +27,23 @@ static void async_copy_accepted(const char *api, CUstream s, int per_thread, uin
 
 /* An async copy from the device into pageable memory "will return only
  * once the copy has completed" (API synchronization behavior): like a
- * synchronous one, its return shows the stream's earlier work done. */
+ * synchronous one, its return shows the stream's earlier work done. Only
+ * memory the driver does not know is pageable: page-locked memory that
+ * syncguard did not see pinned, and managed memory, are not (the copy is
+ * asynchronous there, and its return shows nothing). */
 static int to_pageable(uintptr_t dst, uintptr_t src, size_t n, int dst_known_host)
 {
-    if (!sg_observe_needed() || sg_pinned_lookup(dst, n, NULL))
+    if (!sg_observe_needed() || sg_host_kind(dst, n) != SG_HOST_PAGEABLE)
         return 0;
-    if (dst_known_host)
-        return 1;
-    return sg_is_host_pointer(dst) && !sg_is_host_pointer(src);
+    return dst_known_host || !sg_is_host_pointer(src);
+}
+
+/* A copy between two host buffers is "fully synchronous with respect to
+ * the host" (API synchronization behavior), pinned or not: nothing of it
+ * is left to guard once the call returns. */
+static int host_to_host(uintptr_t dst, uintptr_t src)
+{
+    return sg_is_host_pointer(dst) && sg_is_host_pointer(src);
 }
 
 #define ASYNC_COPY(symbol, api, per_thread, dst_host, src_host, dst_known_host)      \
@@ -42,6 +51,12 @@ static int to_pageable(uintptr_t dst, uintptr_t src, size_t n, int dst_known_hos
     {                                                                                \
         if (!SG_ENTER())                                                             \
             return SG_FORWARD(symbol, COPY_ARGS);                                    \
+        if ((dst_host) && (src_host) && host_to_host(dst_host, src_host)) {          \
+            CUresult h2h_ = SG_FORWARD(symbol, COPY_ARGS);                           \
+            if (h2h_ == CUDA_SUCCESS && sg_observe_needed())                         \
+                sg_note_stream_work(hStream, per_thread);                            \
+            return h2h_;                                                             \
+        }                                                                            \
         if ((dst_host) && to_pageable(dst_host, src_host, n, dst_known_host))        \
             return SG_COMPLETING_COPY(api, hStream, per_thread,                      \
                                       SG_FORWARD(symbol, COPY_ARGS));                \

@@ -14,6 +14,12 @@
 #undef cuMemcpyBatchAsync
 #undef cuMemcpy3DBatchAsync
 
+/* Both sides host memory: the copy is "fully synchronous with respect to
+ * the host" (API synchronization behavior), even when asked for Async. */
+#define HOST_TO_HOST(p)                                                \
+    (sg_copy_is_host_side((p)->srcMemoryType, (p)->srcDevice) &&       \
+     sg_copy_is_host_side((p)->dstMemoryType, (p)->dstDevice))
+
 #define SHAPED_ASYNC(symbol, API, PT, TYPE, guard_fn)                      \
     SG_CUDA_SHIM(symbol, (const TYPE *p, CUstream s))                              \
     {                                                                          \
@@ -21,7 +27,8 @@
         if (r == CUDA_SUCCESS && p && SG_ENTER()) {                            \
             struct copy_call call;                                             \
             sg_copy_call_init(&call, API, s, PT);                              \
-            guard_fn(&call, p);                                                \
+            if (!HOST_TO_HOST(p))                                              \
+                guard_fn(&call, p);                                            \
             sg_copy_call_done(&call);                                          \
         }                                                                      \
         return r;                                                              \
@@ -32,12 +39,29 @@ SHAPED_ASYNC(cuMemcpy2DAsync_v2_ptsz, "cuMemcpy2DAsync", 1, CUDA_MEMCPY2D, sg_co
 SHAPED_ASYNC(cuMemcpy3DAsync_v2, "cuMemcpy3DAsync", 0, CUDA_MEMCPY3D, sg_copy_call_guard_3d)
 SHAPED_ASYNC(cuMemcpy3DAsync_v2_ptsz, "cuMemcpy3DAsync", 1, CUDA_MEMCPY3D, sg_copy_call_guard_3d)
 
+/* The source access order of copy i of a batch: attribute k applies to
+ * the copies from attr_idx[k] up to the next one's start. */
+static int src_order(size_t i, const CUmemcpyAttributes *attrs, const size_t *attr_idx, size_t nattrs)
+{
+    int order = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+    for (size_t k = 0; attrs && attr_idx && k < nattrs && attr_idx[k] <= i; k++)
+        order = attrs[k].srcAccessOrder;
+    return order;
+}
+
+/* A source read "during the API call" is the program's again once the
+ * call returns (it "can be reused or freed"): no guard. A pair of host
+ * buffers is copied by the call itself, like a host-to-host cuMemcpyAsync. */
 static void guard_batch(struct copy_call *call, CUdeviceptr *dsts, CUdeviceptr *srcs,
-                        size_t *sizes, size_t count)
+                        size_t *sizes, size_t count, const CUmemcpyAttributes *attrs,
+                        const size_t *attr_idx, size_t nattrs)
 {
     for (size_t i = 0; dsts && srcs && sizes && i < count; i++) {
+        if (sg_is_host_pointer(dsts[i]) && sg_is_host_pointer(srcs[i]))
+            continue;
         sg_copy_call_guard(call, dsts[i], sg_shape_linear(sizes[i]), SG_GUARD_NO_ACCESS);
-        sg_copy_call_guard(call, srcs[i], sg_shape_linear(sizes[i]), SG_GUARD_READ_ONLY);
+        if (src_order(i, attrs, attr_idx, nattrs) != CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL)
+            sg_copy_call_guard(call, srcs[i], sg_shape_linear(sizes[i]), SG_GUARD_READ_ONLY);
     }
 }
 
@@ -45,7 +69,8 @@ static void guard_3d_batch(struct copy_call *call, size_t n, const CUDA_MEMCPY3D
 {
     for (size_t i = 0; ops && i < n; i++) {
         sg_copy_call_guard_operand(call, &ops[i].dst, &ops[i].extent, SG_GUARD_NO_ACCESS);
-        sg_copy_call_guard_operand(call, &ops[i].src, &ops[i].extent, SG_GUARD_READ_ONLY);
+        if (ops[i].srcAccessOrder != CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL)
+            sg_copy_call_guard_operand(call, &ops[i].src, &ops[i].extent, SG_GUARD_READ_ONLY);
     }
 }
 
@@ -61,7 +86,7 @@ static void guard_3d_batch(struct copy_call *call, size_t n, const CUDA_MEMCPY3D
         if (r == CUDA_SUCCESS && SG_ENTER()) {                                 \
             struct copy_call call;                                             \
             sg_copy_call_init(&call, "cuMemcpyBatchAsync", s, PT);             \
-            guard_batch(&call, dsts, srcs, sizes, count);                      \
+            guard_batch(&call, dsts, srcs, sizes, count, attrs, attr_idx, nattrs); \
             sg_copy_call_done(&call);                                          \
         }                                                                      \
         return r;                                                              \
@@ -104,12 +129,12 @@ BATCH_3D(cuMemcpy3DBatchAsync_v2_ptsz, 1,
  * null stream's earlier work is done: to the host it returns once
  * complete; from host memory the copy is synchronous (pinned) or "a stream
  * sync is performed before the copy is initiated" (pageable; API
- * synchronization behavior). A unified destination may be either: the
- * driver is asked, only when the source did not decide. */
+ * synchronization behavior). A unified side may be either: the driver is
+ * asked what it is (two unified device buffers are a device-to-device
+ * copy, which synchronizes nothing with the host). */
 #define DONE_SHAPED(p)                                                          \
-    ((p) && (sg_copy_host_side((p)->srcMemoryType, (p)->srcHost, (p)->srcDevice) ||    \
-             (p)->dstMemoryType == CU_MEMORYTYPE_HOST ||                        \
-             ((p)->dstMemoryType == CU_MEMORYTYPE_UNIFIED && sg_is_host_pointer((p)->dstDevice))))
+    ((p) && (sg_copy_is_host_side((p)->srcMemoryType, (p)->srcDevice) ||       \
+             sg_copy_is_host_side((p)->dstMemoryType, (p)->dstDevice)))
 
 #define SYNC_SHAPED(symbol, per_thread, api, TYPE)                                         \
     SG_CUDA_SHIM(symbol, (const TYPE *p))                                                      \
@@ -121,5 +146,7 @@ BATCH_3D(cuMemcpy3DBatchAsync_v2_ptsz, 1,
 
 SYNC_SHAPED(cuMemcpy2D_v2, 0, "cuMemcpy2D", CUDA_MEMCPY2D)
 SYNC_SHAPED(cuMemcpy2D_v2_ptds, 1, "cuMemcpy2D", CUDA_MEMCPY2D)
+SYNC_SHAPED(cuMemcpy2DUnaligned_v2, 0, "cuMemcpy2DUnaligned", CUDA_MEMCPY2D)
+SYNC_SHAPED(cuMemcpy2DUnaligned_v2_ptds, 1, "cuMemcpy2DUnaligned", CUDA_MEMCPY2D)
 SYNC_SHAPED(cuMemcpy3D_v2, 0, "cuMemcpy3D", CUDA_MEMCPY3D)
 SYNC_SHAPED(cuMemcpy3D_v2_ptds, 1, "cuMemcpy3D", CUDA_MEMCPY3D)

@@ -103,6 +103,17 @@ SG_CUDA_SHIM(cuMemHostRegister_v2, (void *p, size_t n, unsigned int flags))
     return r;
 }
 
+/* The CUDA 4.0 ABI (the unversioned symbol; runtimes built for 4.0-6.0
+ * ask for it), which cuda.h renames to the _v2 one. */
+#undef cuMemHostRegister
+SG_CUDA_SHIM(cuMemHostRegister, (void *p, size_t n, unsigned int flags))
+{
+    CUresult r = SG_FORWARD(cuMemHostRegister, p, n, flags);
+    if (r == CUDA_SUCCESS && SG_ENTER())
+        pinned(p, n, host_writable((uintptr_t)p) ? 0 : SG_PINNED_READ_ONLY);
+    return r;
+}
+
 SG_CUDA_SHIM(cuMemFreeHost, (void *p))
 {
     p = sg_access_unpin(p, SG_ENTER());

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Reading a graph's nodes and edges off the driver (cuGraphGetNodes,
+ * cuGraphNodeGetDependencies, the nodes' Get functions) into the flat list
+ * of items graphs.c models launches with. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "life/graph_walk.h"
+#include "driver/driver.h"
+
+#define MAX_DEPTH 8
+#define MAX_BODIES 8
+
+static size_t add_item(struct graph_items *it, int kind, CUgraphNode node, const size_t *deps,
+                       size_t ndeps)
+{
+    if (it->n == it->cap) {
+        size_t cap = it->cap ? 2 * it->cap : 16;
+        struct graph_item *v = realloc(it->v, cap * sizeof *v);
+        if (!v)
+            return (size_t)-1;
+        it->v = v, it->cap = cap;
+    }
+    struct graph_item *x = &it->v[it->n];
+    memset(x, 0, sizeof *x);
+    x->kind = kind, x->node = node;
+    if (ndeps && (x->deps = malloc(ndeps * sizeof *x->deps)) != NULL) {
+        memcpy(x->deps, deps, ndeps * sizeof *deps);
+        x->ndeps = ndeps;
+    }
+    if (kind != GI_OTHER)
+        it->interesting = 1;
+    return it->n++;
+}
+
+/* The dependencies of node, as nodes: n of them in a malloc'ed array. */
+static CUgraphNode *node_deps(CUgraphNode node, size_t *n)
+{
+    const struct sg_driver *d = sg_driver();
+    *n = 0;
+    CUresult r = d->cuGraphNodeGetDependencies_v2 ? d->cuGraphNodeGetDependencies_v2(node, NULL, NULL, n)
+                 : d->cuGraphNodeGetDependencies_v1 ? d->cuGraphNodeGetDependencies_v1(node, NULL, n)
+                                                    : CUDA_ERROR_NOT_FOUND;
+    if (r != CUDA_SUCCESS || *n == 0) {
+        *n = 0;
+        return NULL;
+    }
+    CUgraphNode *v = calloc(*n, sizeof *v);
+    if (!v) {
+        *n = 0;
+        return NULL;
+    }
+    r = d->cuGraphNodeGetDependencies_v2 ? d->cuGraphNodeGetDependencies_v2(node, v, NULL, n)
+                                         : d->cuGraphNodeGetDependencies_v1(node, v, n);
+    if (r != CUDA_SUCCESS)
+        *n = 0;
+    return v;
+}
+
+static CUgraphNode *graph_nodes(CUgraph g, size_t *n)
+{
+    const struct sg_driver *d = sg_driver();
+    *n = 0;
+    if (!d->cuGraphGetNodes || d->cuGraphGetNodes(g, NULL, n) != CUDA_SUCCESS || *n == 0)
+        return NULL;
+    CUgraphNode *v = calloc(*n, sizeof *v);
+    if (!v || d->cuGraphGetNodes(g, v, n) != CUDA_SUCCESS)
+        *n = 0;
+    return v;
+}
+
+struct walk {
+    struct graph_items *out;
+    const struct graph_walk_ops *ops;
+    int kernels; /* the graph has kernel nodes: conditions may change */
+};
+
+static void walk_graph(struct walk *w, CUgraph g, const size_t *entry, size_t nentry, int depth);
+
+/* The items after the ones from `from` on, as dependencies: a child graph
+ * or body is complete when all of its items are. */
+static size_t join_since(struct walk *w, size_t from, size_t fallback)
+{
+    size_t n = w->out->n - from;
+    if (n == 0)
+        return fallback;
+    size_t *all = malloc(n * sizeof *all);
+    if (!all)
+        return fallback;
+    for (size_t i = 0; i < n; i++)
+        all[i] = from + i;
+    size_t j = add_item(w->out, GI_OTHER, NULL, all, n);
+    free(all);
+    return j == (size_t)-1 ? fallback : j;
+}
+
+/* Adds the items of one node; returns the item that stands for its end. */
+static size_t walk_node(struct walk *w, CUgraphNode node, const size_t *deps, size_t ndeps, int depth)
+{
+    const struct sg_driver *d = sg_driver();
+    CUgraphNodeType type = CU_GRAPH_NODE_TYPE_EMPTY;
+    if (d->cuGraphNodeGetType)
+        d->cuGraphNodeGetType(node, &type);
+    size_t at;
+    CUgraph child;
+    CUDA_HOST_NODE_PARAMS hp;
+    switch (type) {
+    case CU_GRAPH_NODE_TYPE_MEMCPY:
+        at = add_item(w->out, GI_COPY, node, deps, ndeps);
+        if (at != (size_t)-1 && (!d->cuGraphMemcpyNodeGetParams ||
+                                 d->cuGraphMemcpyNodeGetParams(node, &w->out->v[at].copy) != CUDA_SUCCESS))
+            w->out->v[at].kind = GI_OTHER;
+        return at;
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+        at = add_item(w->out, type == CU_GRAPH_NODE_TYPE_EVENT_RECORD ? GI_RECORD : GI_WAIT, node, deps, ndeps);
+        if (at != (size_t)-1) {
+            CUresult (*get)(CUgraphNode, CUevent *) = type == CU_GRAPH_NODE_TYPE_EVENT_RECORD
+                                                           ? d->cuGraphEventRecordNodeGetEvent
+                                                           : d->cuGraphEventWaitNodeGetEvent;
+            if (!get || get(node, &w->out->v[at].event) != CUDA_SUCCESS)
+                w->out->v[at].kind = GI_OTHER;
+        }
+        return at;
+    case CU_GRAPH_NODE_TYPE_HOST:
+        at = add_item(w->out, GI_HOST, node, deps, ndeps);
+        if (at != (size_t)-1 && d->cuGraphHostNodeGetParams && d->cuGraphHostNodeGetParams(node, &hp) == CUDA_SUCCESS)
+            w->out->v[at].host = w->ops->host_of(&hp);
+        return at;
+    case CU_GRAPH_NODE_TYPE_GRAPH:
+    case CU_GRAPH_NODE_TYPE_CONDITIONAL: {
+        size_t enter = add_item(w->out, GI_OTHER, node, deps, ndeps);
+        if (enter == (size_t)-1 || depth >= MAX_DEPTH)
+            return enter;
+        size_t from = w->out->n;
+        if (type == CU_GRAPH_NODE_TYPE_GRAPH) {
+            if (d->cuGraphChildGraphNodeGetGraph && d->cuGraphChildGraphNodeGetGraph(node, &child) == CUDA_SUCCESS)
+                walk_graph(w, child, &enter, 1, depth + 1);
+        } else {
+            CUgraph bodies[MAX_BODIES];
+            /* a kernel may set the condition: which body runs is unknown,
+             * and none is guarded (never a false report) */
+            int n = w->kernels ? 0 : w->ops->bodies_of(node, 0, bodies, MAX_BODIES);
+            for (int i = 0; i < n; i++)
+                walk_graph(w, bodies[i], &enter, 1, depth + 1);
+        }
+        return join_since(w, from, enter);
+    }
+    default:
+        return add_item(w->out, GI_OTHER, node, deps, ndeps);
+    }
+}
+
+/* The nodes of g in a topological order (the driver's listing need not be
+ * one): a node is added once all its dependencies are. entry: what the
+ * graph's roots depend on. */
+static void walk_graph(struct walk *w, CUgraph g, const size_t *entry, size_t nentry, int depth)
+{
+    size_t n;
+    CUgraphNode *nodes = graph_nodes(g, &n);
+    size_t *end = n ? calloc(n, sizeof *end) : NULL; /* item of each node, +1; 0: not yet */
+    int progress = 1;
+    while (nodes && end && progress) {
+        progress = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (end[i])
+                continue;
+            size_t nd;
+            CUgraphNode *dn = node_deps(nodes[i], &nd);
+            size_t *deps = nd ? calloc(nd, sizeof *deps) : NULL;
+            int ready = !nd || deps;
+            for (size_t k = 0; ready && k < nd; k++) {
+                size_t j = 0;
+                while (j < n && nodes[j] != dn[k])
+                    j++;
+                ready = j < n && end[j];
+                if (ready)
+                    deps[k] = end[j] - 1;
+            }
+            if (ready) {
+                size_t at = nd ? walk_node(w, nodes[i], deps, nd, depth)
+                               : walk_node(w, nodes[i], entry, nentry, depth);
+                end[i] = at == (size_t)-1 ? (size_t)-1 : at + 1;
+                progress = 1;
+            }
+            free(deps);
+            free(dn);
+        }
+    }
+    free(end);
+    free(nodes);
+}
+
+static int has_kernels(const struct graph_walk_ops *ops, CUgraph g, int depth)
+{
+    const struct sg_driver *d = sg_driver();
+    size_t n;
+    CUgraphNode *nodes = graph_nodes(g, &n);
+    int found = 0;
+    for (size_t i = 0; nodes && i < n && !found; i++) {
+        CUgraphNodeType type = CU_GRAPH_NODE_TYPE_EMPTY;
+        CUgraph child;
+        if (d->cuGraphNodeGetType)
+            d->cuGraphNodeGetType(nodes[i], &type);
+        if (type == CU_GRAPH_NODE_TYPE_KERNEL)
+            found = 1;
+        else if (type == CU_GRAPH_NODE_TYPE_GRAPH && depth < MAX_DEPTH && d->cuGraphChildGraphNodeGetGraph &&
+                 d->cuGraphChildGraphNodeGetGraph(nodes[i], &child) == CUDA_SUCCESS)
+            found = has_kernels(ops, child, depth + 1);
+        else if (type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
+            CUgraph bodies[MAX_BODIES];
+            int nb = ops->bodies_of(nodes[i], 1, bodies, MAX_BODIES);
+            for (int b = 0; b < nb && !found && depth < MAX_DEPTH; b++)
+                found = has_kernels(ops, bodies[b], depth + 1);
+        }
+    }
+    free(nodes);
+    return found;
+}
+
+void sg_graph_walk(CUgraph g, struct graph_items *out, const struct graph_walk_ops *ops)
+{
+    struct walk w = { out, ops, has_kernels(ops, g, 0) };
+    walk_graph(&w, g, NULL, 0, 0);
+}
+
+void sg_graph_items_free(struct graph_items *items)
+{
+    for (size_t i = 0; i < items->n; i++)
+        free(items->v[i].deps);
+    free(items->v);
+    memset(items, 0, sizeof *items);
+}

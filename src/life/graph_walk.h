@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* A graph read off the driver once, at instantiation: the nodes that
+ * matter to the host's happens-before (memcpy nodes with a host side,
+ * event record and wait nodes, host nodes), child graphs and the bodies of
+ * conditional nodes expanded in place, each item with the items it depends
+ * on. Items come in a topological order (each after its dependencies). */
+#ifndef SG_LIFE_GRAPH_WALK_H
+#define SG_LIFE_GRAPH_WALK_H
+
+#include <cuda.h>
+#include <stddef.h>
+
+enum graph_item_kind { GI_OTHER, GI_COPY, GI_RECORD, GI_WAIT, GI_HOST };
+
+struct graph_host_fn;
+
+struct graph_item {
+    int kind;           /* enum graph_item_kind */
+    CUgraphNode node;   /* the node of the instantiated graph; NULL for joins */
+    CUDA_MEMCPY3D copy; /* GI_COPY */
+    CUevent event;      /* GI_RECORD, GI_WAIT */
+    struct graph_host_fn *host; /* GI_HOST: syncguard's trampoline, or NULL */
+    size_t ndeps;
+    size_t *deps; /* indices of earlier items */
+};
+
+struct graph_items {
+    size_t n, cap;
+    struct graph_item *v;
+    int interesting; /* any item other than GI_OTHER */
+};
+
+/* What the walk asks the caller (life/graph.c), which knows what the
+ * driver cannot tell. */
+struct graph_walk_ops {
+    /* A host node's trampoline, from its function and data (NULL: the
+     * function is not syncguard's). */
+    struct graph_host_fn *(*host_of)(const CUDA_HOST_NODE_PARAMS *);
+    /* A conditional node's bodies (the driver has no call that gives them
+     * back): with all, every one; else those a launch runs, when that is
+     * known (the handle assigns its default value at every launch, and no
+     * kernel in the graph can change it). How many were written to out
+     * (at most max). */
+    int (*bodies_of)(CUgraphNode node, int all, CUgraph *out, int max);
+};
+
+/* Reads graph g into *out (zeroed by the caller). */
+void sg_graph_walk(CUgraph g, struct graph_items *out, const struct graph_walk_ops *ops);
+void sg_graph_items_free(struct graph_items *items);
+
+#endif

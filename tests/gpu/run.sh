@@ -234,6 +234,50 @@ rt_cases() {
   done
 }
 
+# ---------------------------------------------------------------- b2. runtime API: tests/gpu/rt/edges.cu
+# The issue 11 rules (items 3-6) through the runtime, static cudart only.
+#   edges.cu MODE        exit  report
+EDGE_CASES='
+h2h_ok                 0     -
+h2h_race               66    early-host-read
+elapsed_ok             0     -
+elapsed_race           66    early-host-read
+unified2d_ok           0     -
+unified2d_race         66    early-host-read
+managed_ok             0     -
+managed_race           66    early-host-read
+pool_ok                0     -
+pool_race              66    early-host-read
+graph_record_ok        0     -
+graph_record_race      66    early-host-read
+graph_host_ok          0     -
+graph_host_race        66    early-host-read
+exec_update_ok         0     -
+exec_update_race       66    early-host-read
+conditional_ok         0     -
+conditional_race       66    early-host-read
+'
+
+edge_cases() {
+  local mode want kind name exe=$TMP/edges
+  if [ ! -e "$exe" ] && [ ! -e "$exe.failed" ]; then
+    # shellcheck disable=SC2086
+    timeout 300 "$NVCC" -O2 -g $NVCC_ARCH "$GPU/rt/edges.cu" -o "$exe" >"$exe.build" 2>&1 </dev/null ||
+      touch "$exe.failed"
+    { echo "##### nvcc build edges"; cat "$exe.build"; } >>"$LOG"
+  fi
+  while read -r mode want kind <&3; do
+    [ -n "$mode" ] || continue
+    name=rt-edge-$mode
+    selected "$name" || continue
+    if [ -e "$exe" ]; then
+      expect "$name" "$want" "$kind" report "$exe" "$mode"
+    else
+      result FAIL "$name" "nvcc build failed (see log)"
+    fi
+  done 3<<<"$EDGE_CASES"
+}
+
 # ---------------------------------------------------------------- c, d. PyTorch and Numba: tests/gpu/py/*.py
 #   case                    script + mode                      exit  report
 PY_CASES='
@@ -302,6 +346,7 @@ sanitizer_case() {
 
 drv_cases
 rt_cases
+edge_cases
 py_cases
 train_case
 sanitizer_case

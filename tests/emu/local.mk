@@ -50,7 +50,7 @@ check_LTLIBRARIES += lib/libsgtest.la
 lib_libsgtest_la_SOURCES = lib/sgtest.c
 lib_libsgtest_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 lib_libsgtest_la_CFLAGS = $(AM_CFLAGS) -pthread
-noinst_HEADERS += lib/sgtest.h lib/sgt_shapes.h lib/sgt_robust.h
+noinst_HEADERS += lib/sgtest.h lib/sgt_shapes.h lib/sgt_robust.h lib/sgt_hostkinds.h
 
 ## The emulator's self-tests: plain programs (exit 0 pass, 77 skip, other
 ## fail) linked straight against the emulator, run without syncguard.
@@ -72,7 +72,9 @@ SGEMU_TESTS = \
 	emu/t-capture \
 	emu/t-graph \
 	emu/t-batch \
-	emu/t-devices
+	emu/t-devices \
+	emu/t-hostkinds \
+	emu/t-graph-update
 check_PROGRAMS += $(SGEMU_TESTS)
 TESTS += $(SGEMU_TESTS)
 noinst_HEADERS += emu/t-util.h
@@ -117,3 +119,7 @@ emu_t_batch_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
 emu_t_batch_LDADD = $(SGEMU_TEST_LDADD) -ldl
 emu_t_devices_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
 emu_t_devices_LDADD = $(SGEMU_TEST_LDADD)
+emu_t_hostkinds_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
+emu_t_hostkinds_LDADD = $(SGEMU_TEST_LDADD)
+emu_t_graph_update_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
+emu_t_graph_update_LDADD = $(SGEMU_TEST_LDADD)

@@ -67,6 +67,7 @@ const struct sg_driver *sg_driver(void)
     d.cuDevicePrimaryCtxGetState = driver_fn("cuDevicePrimaryCtxGetState");
     d.cuDevicePrimaryCtxRetain = driver_fn("cuDevicePrimaryCtxRetain");
     d.cuDevicePrimaryCtxRelease = driver_fn("cuDevicePrimaryCtxRelease_v2");
+    d.cuArray3DGetDescriptor = driver_fn("cuArray3DGetDescriptor_v2");
     atomic_store_explicit(&ready, 1, memory_order_release);
     return &d;
 }
@@ -94,4 +95,32 @@ CUcontext sg_primary_ctx_if_active(CUdevice dev)
         return NULL;
     d->cuDevicePrimaryCtxRelease(dev);
     return ctx;
+}
+
+size_t sg_array_elem_bytes(CUarray a)
+{
+    const struct sg_driver *d = sg_driver();
+    CUDA_ARRAY3D_DESCRIPTOR desc;
+    if (!a || !d->cuArray3DGetDescriptor || d->cuArray3DGetDescriptor(&desc, a) != CUDA_SUCCESS)
+        return 0;
+    size_t f;
+    switch (desc.Format) {
+    case CU_AD_FORMAT_UNSIGNED_INT8:
+    case CU_AD_FORMAT_SIGNED_INT8:
+        f = 1;
+        break;
+    case CU_AD_FORMAT_UNSIGNED_INT16:
+    case CU_AD_FORMAT_SIGNED_INT16:
+    case CU_AD_FORMAT_HALF:
+        f = 2;
+        break;
+    case CU_AD_FORMAT_UNSIGNED_INT32:
+    case CU_AD_FORMAT_SIGNED_INT32:
+    case CU_AD_FORMAT_FLOAT:
+        f = 4;
+        break;
+    default:
+        return 0; /* normalized, block-compressed, planar... */
+    }
+    return f * desc.NumChannels;
 }

@@ -34,6 +34,7 @@ struct sg_driver {
     CUresult (*cuDevicePrimaryCtxGetState)(CUdevice, unsigned int *, int *);
     CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
     CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
+    CUresult (*cuArray3DGetDescriptor)(CUDA_ARRAY3D_DESCRIPTOR *, CUarray);
 };
 /* Filled on first use; members are NULL where the driver lacks them. */
 const struct sg_driver *sg_driver(void);
@@ -46,5 +47,8 @@ CUcontext sg_current_ctx(void);
 /* The primary context of dev if it is active, else NULL (then it has no
  * work). */
 CUcontext sg_primary_ctx_if_active(CUdevice dev);
+/* Bytes per element of a CUDA array (its format times its channels); 0
+ * when unknown (a format without a fixed element size). */
+size_t sg_array_elem_bytes(CUarray a);
 
 #endif

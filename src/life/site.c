@@ -122,12 +122,12 @@ void sg_copy_call_guard_3d(struct copy_call *call, const CUDA_MEMCPY3D *p)
 }
 
 void sg_copy_call_guard_operand(struct copy_call *call, const CUmemcpy3DOperand *o,
-                          const CUextent3D *e, int guard)
+                                const CUextent3D *e, size_t elem, int guard)
 {
-    if (o->type != CU_MEMCPY_OPERAND_TYPE_POINTER)
+    if (o->type != CU_MEMCPY_OPERAND_TYPE_POINTER || !elem)
         return;
     sg_copy_call_guard(call, (uintptr_t)o->op.ptr.ptr,
-                       shape_of(e->width, o->op.ptr.rowLength, e->height,
+                       shape_of(e->width * elem, o->op.ptr.rowLength * elem, e->height,
                                 o->op.ptr.layerHeight, e->depth),
                        guard);
 }

@@ -63,9 +63,11 @@ int sg_copy_is_host_side(CUmemorytype type, CUdeviceptr dev);
 /* Guards the host sides of a 2D or 3D copy description. */
 void sg_copy_call_guard_2d(struct copy_call *call, const CUDA_MEMCPY2D *p);
 void sg_copy_call_guard_3d(struct copy_call *call, const CUDA_MEMCPY3D *p);
-/* A pointer operand of a 3D batch op: rows of extent.width bytes,
- * rowLength apart, layerHeight rows per layer (0: packed). */
+/* A pointer operand of a 3D batch op: rows of extent.width elements,
+ * rowLength elements apart, layerHeight rows per layer (0: packed); an
+ * element is elem bytes (1, or the CUDA array operand's element; 0:
+ * unknown, nothing is guarded). */
 void sg_copy_call_guard_operand(struct copy_call *call, const CUmemcpy3DOperand *o,
-                                const CUextent3D *e, int guard);
+                                const CUextent3D *e, size_t elem, int guard);
 
 #endif

@@ -32,6 +32,8 @@ DRV_TESTBINS = \
 	drv/h2d_source_read_ok \
 	drv/h2d_source_write_race \
 	drv/h2d_sources_unguarded \
+	drv/m_batch3d_array_ok \
+	drv/m_batch3d_array_race \
 	drv/m_batch3d_race \
 	drv/m_batch_src_during_call_ok \
 	drv/m_batch_src_stream_order_race \
@@ -222,6 +224,8 @@ DRV_SOURCES = \
 	drv/h2d_source_read_ok.c \
 	drv/h2d_source_write_race.c \
 	drv/h2d_sources_unguarded.c \
+	drv/m_batch3d_array_ok.c \
+	drv/m_batch3d_array_race.c \
 	drv/m_batch3d_race.c \
 	drv/m_batch_src_during_call_ok.c \
 	drv/m_batch_src_stream_order_race.c \

@@ -9,7 +9,9 @@
  * source is read: CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL reads it
  * during the call (the emulator stages it), STREAM and ANY read page-locked
  * and device sources in stream order.  The stream "must not be legacy NULL
- * stream".  3D batches take pointer operands only (no CUDA arrays here).
+ * stream".  3D batches take pointer and CUDA array operands (array.c);
+ * with an array operand the extent, and the other operand's rowLength and
+ * layerHeight, are in elements of the array, else in bytes.
  */
 #include "copy.h"
 
@@ -149,21 +151,33 @@ EMU_NULL_STREAM_ABIS(cuMemcpyBatchAsync_v2, cuMemcpyBatchAsync_v2_ptsz,
 /* ---- 3D batches ---------------------------------------------------------- */
 
 /* A pointer operand: rows of the extent's width, rowLength apart (0:
- * packed), layerHeight rows per layer (0: packed); elements are bytes. */
-static CUresult operand_side(const CUmemcpy3DOperand *o, const CUextent3D *e, emu_side *side)
+ * packed), layerHeight rows per layer (0: packed), all in elements of
+ * elem bytes; an array operand: its elements at the operand's offset. */
+static CUresult operand_side(const CUmemcpy3DOperand *o, const CUextent3D *e, size_t elem, emu_side *side)
 {
     if (o->type == CU_MEMCPY_OPERAND_TYPE_ARRAY)
-        return CUDA_ERROR_NOT_SUPPORTED;        /* no CUDA arrays here */
+        return o->op.array.array ? emu_array_side(o->op.array.array, &o->op.array.offset, e, side)
+                                 : CUDA_ERROR_INVALID_VALUE;
     if (o->type != CU_MEMCPY_OPERAND_TYPE_POINTER)
         return CUDA_ERROR_INVALID_VALUE;
     size_t row = o->op.ptr.rowLength, layer = o->op.ptr.layerHeight;
     if ((row && row < e->width) || (layer && layer < e->height))
         return CUDA_ERROR_INVALID_VALUE;
-    row = row ? row : e->width;
+    row = (row ? row : e->width) * elem;
     layer = layer ? layer : e->height;
     *side = (emu_side){ .addr = (uintptr_t)o->op.ptr.ptr, .pitch = row, .slice = row * layer,
                         .type = EMU_SIDE_UNIFIED };
     return CUDA_SUCCESS;
+}
+
+/* The bytes per element of a batch operation: its array's, 1 without. */
+static size_t op_elem(const CUDA_MEMCPY3D_BATCH_OP *op)
+{
+    if (op->src.type == CU_MEMCPY_OPERAND_TYPE_ARRAY)
+        return emu_array_elem(op->src.op.array.array);
+    if (op->dst.type == CU_MEMCPY_OPERAND_TYPE_ARRAY)
+        return emu_array_elem(op->dst.op.array.array);
+    return 1;
 }
 
 static CUresult batch_3d(size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, size_t *fail_out, unsigned long long flags,
@@ -180,15 +194,18 @@ static CUresult batch_3d(size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, size_t *fail_out
         if (!e->width || !e->height || !e->depth || !order_ok(op->srcAccessOrder) ||
             (op->flags & ~(unsigned int)CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE))
             r = CUDA_ERROR_INVALID_VALUE;
+        size_t elem = op_elem(op);
+        if (r == CUDA_SUCCESS && !elem)
+            r = CUDA_ERROR_INVALID_VALUE;
         if (r == CUDA_SUCCESS)
-            r = operand_side(&op->src, e, &c[i].src);
+            r = operand_side(&op->src, e, elem, &c[i].src);
         if (r == CUDA_SUCCESS)
-            r = operand_side(&op->dst, e, &c[i].dst);
+            r = operand_side(&op->dst, e, elem, &c[i].dst);
         if (r != CUDA_SUCCESS) {
             fail = i;
             break;
         }
-        c[i].width = e->width;
+        c[i].width = e->width * elem;
         c[i].height = e->height;
         c[i].depth = e->depth;
         order[i] = op->srcAccessOrder;

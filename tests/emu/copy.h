@@ -65,4 +65,9 @@ void emu_copy_op_params(const emu_op *op, CUDA_MEMCPY3D *p);
 /* A plain 1D copy of n bytes. */
 emu_copy emu_copy_1d(uintptr_t dst, emu_side_type dst_type, uintptr_t src, emu_side_type src_type, size_t n);
 
+/* array.c: bytes per element of a CUDA array (0: not an array), and the
+ * side of a copy of extent e (in elements) at element offset off. */
+size_t emu_array_elem(CUarray a);
+CUresult emu_array_side(CUarray a, const CUoffset3D *off, const CUextent3D *e, emu_side *side);
+
 #endif

@@ -29,6 +29,7 @@ emu_libcuda_la_SOURCES = \
 	emu/copy_api.c \
 	emu/copy3d.c \
 	emu/batch.c \
+	emu/array.c \
 	emu/memset.c \
 	emu/capture.c \
 	emu/graph.c \

@@ -68,6 +68,11 @@ const emu_proc emu_procs[] = {
     L(cuPointerGetAttribute, 4000, cuPointerGetAttribute)
     L(cuPointerGetAttributes, 7000, cuPointerGetAttributes)
 
+    /* CUDA arrays, for 3D batch operands (array.c) */
+    L(cuArray3DCreate, 3020, cuArray3DCreate_v2)
+    L(cuArray3DGetDescriptor, 3020, cuArray3DGetDescriptor_v2)
+    L(cuArrayDestroy, 2000, cuArrayDestroy)
+
     /* managed memory, virtual memory management, memory pools (hostkinds.c) */
     L(cuMemAllocManaged, 6000, cuMemAllocManaged)
     L(cuMemGetAllocationGranularity, 10020, cuMemGetAllocationGranularity)

@@ -103,7 +103,32 @@ int main(void)
     SGT_CHECK(cuStreamSynchronize(s));
     SGT_EXPECT(has_pattern(h1, 100, 1) && all_zero(h1 + 100, 156) && h1[256] == pattern(100, 1) &&
                h1[3 * 256 + 99] == pattern(399, 1) && all_zero(h1 + 3 * 256 + 100, N - 3 * 256 - 100));
-    op.dst.type = CU_MEMCPY_OPERAND_TYPE_ARRAY;
-    SGT_EXPECT(batch3d(1, &op, 0, s) == CUDA_ERROR_NOT_SUPPORTED);
+    /* Array operands (array.c): the extent and the pointer operand's row
+     * length are in elements of the array (here 4-byte ones). */
+    CUDA_ARRAY3D_DESCRIPTOR ad = { .Width = 64, .Height = 4, .Depth = 0,
+                                   .Format = CU_AD_FORMAT_UNSIGNED_INT32, .NumChannels = 1 };
+    CUarray arr;
+    SGT_CHECK(cuArray3DCreate(&arr, &ad));
+    CUDA_MEMCPY3D_BATCH_OP in = { 0 }, out = { 0 };
+    in.src.type = CU_MEMCPY_OPERAND_TYPE_POINTER;
+    in.src.op.ptr.ptr = d1;
+    in.dst.type = CU_MEMCPY_OPERAND_TYPE_ARRAY;
+    in.dst.op.array.array = arr;
+    in.extent = (CUextent3D){ 64, 4, 1 };
+    in.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+    out = in;
+    out.src = in.dst;
+    out.dst.type = CU_MEMCPY_OPERAND_TYPE_POINTER;
+    out.dst.op.ptr.ptr = P(h1);
+    memset(h1, 0, N);
+    SGT_CHECK(batch3d(1, &in, 0, s));
+    SGT_CHECK(batch3d(1, &out, 0, s));
+    SGT_CHECK(cuStreamSynchronize(s));
+    SGT_EXPECT(has_pattern(h1, 64 * 4 * 4, 1) && all_zero(h1 + 64 * 4 * 4, N - 64 * 4 * 4));
+    out.extent.width = 65;                              /* past the array's width */
+    SGT_EXPECT(batch3d(1, &out, 0, s) == CUDA_ERROR_INVALID_VALUE);
+    out.src.op.array.array = NULL;
+    SGT_EXPECT(batch3d(1, &out, 0, s) == CUDA_ERROR_INVALID_VALUE);
+    SGT_CHECK(cuArrayDestroy(arr));
     return pass("t-batch", "batched copies in both ABIs run in stream order as a whole");
 }

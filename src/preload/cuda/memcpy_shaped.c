@@ -6,6 +6,7 @@
  * are complete on return. */
 #include "config.h"
 
+#include "driver/driver.h"
 #include "life/life.h"
 #include "life/site.h"
 #include "model/sync.h"
@@ -65,12 +66,24 @@ static void guard_batch(struct copy_call *call, CUdeviceptr *dsts, CUdeviceptr *
     }
 }
 
+/* "If either operand is a CUDA array, the extent is in elements" of the
+ * array (and so are the other operand's rowLength and layerHeight). */
+static size_t op_elem(const CUDA_MEMCPY3D_BATCH_OP *op)
+{
+    if (op->src.type == CU_MEMCPY_OPERAND_TYPE_ARRAY)
+        return sg_array_elem_bytes(op->src.op.array.array);
+    if (op->dst.type == CU_MEMCPY_OPERAND_TYPE_ARRAY)
+        return sg_array_elem_bytes(op->dst.op.array.array);
+    return 1;
+}
+
 static void guard_3d_batch(struct copy_call *call, size_t n, const CUDA_MEMCPY3D_BATCH_OP *ops)
 {
     for (size_t i = 0; ops && i < n; i++) {
-        sg_copy_call_guard_operand(call, &ops[i].dst, &ops[i].extent, SG_GUARD_NO_ACCESS);
+        size_t elem = op_elem(&ops[i]);
+        sg_copy_call_guard_operand(call, &ops[i].dst, &ops[i].extent, elem, SG_GUARD_NO_ACCESS);
         if (ops[i].srcAccessOrder != CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL)
-            sg_copy_call_guard_operand(call, &ops[i].src, &ops[i].extent, SG_GUARD_READ_ONLY);
+            sg_copy_call_guard_operand(call, &ops[i].src, &ops[i].extent, elem, SG_GUARD_READ_ONLY);
     }
 }
 

@@ -423,6 +423,15 @@ static void launched(CUgraphExec exec, CUstream s, int per_thread)
     struct sg_vc before = { 0 }, after = { 0 }, then = { 0 };
     sg_lock(&graphs_lock);
     HASH_FIND_PTR(execs, &exec, g);
+    int interesting = g && g->items.interesting;
+    sg_unlock(&graphs_lock);
+    /* A graph without host copies, events or host nodes orders nothing
+     * that matters while no copy is guarded; a launch into a capture runs
+     * nothing now (it becomes a child graph node). */
+    if ((!interesting && !sg_observe_needed()) || sg_stream_is_capturing(s, per_thread))
+        return;
+    sg_lock(&graphs_lock);
+    HASH_FIND_PTR(execs, &exec, g);
     if (g) {
         sg_vc_copy(&after, &g->last);
         if (g->items.interesting)
@@ -446,6 +455,6 @@ static void launched(CUgraphExec exec, CUstream s, int per_thread)
 
 void sg_graph_launched(CUgraphExec exec, CUstream s, int per_thread)
 {
-    if (execs && !sg_stream_is_capturing(s, per_thread))
+    if (execs)
         launched(exec, s, per_thread);
 }

@@ -113,11 +113,16 @@ int sg_host_kind(uintptr_t p, size_t n)
         sg_pinned_remove(base, &size, &base); /* gone since (unregistered, unmapped, freed) */
     if (a.kind == SG_HOST_DEVICE && a.size)
         cache_device(a.base, a.size);
-    if (a.kind == SG_HOST_PINNED && !tracked && a.size && p - a.base < a.size &&
-        sg_pinned_add(a.base, a.size, SG_PINNED_FOREIGN | (writable(a.base) ? 0 : SG_PINNED_READ_ONLY),
-                      a.base) == 0 &&
-        !sg_pinned_lookup(p, n ? n : 1, NULL))
-        return SG_HOST_PAGEABLE; /* the copy runs past the range: the driver refuses it */
+    if (a.kind == SG_HOST_PINNED && !tracked) {
+        if (!a.size || p - a.base >= a.size || (n ? n : 1) > a.size - (p - a.base))
+            return SG_HOST_MANAGED; /* runs past the range (the driver refuses it): neither
+                                     * guarded nor taken for pageable */
+        /* a range sharing pages with a known one is asked again each time:
+         * the table's ranges must not overlap */
+        if (!sg_pinned_touches(a.base, a.base + a.size))
+            sg_pinned_add(a.base, a.size, SG_PINNED_FOREIGN | (writable(a.base) ? 0 : SG_PINNED_READ_ONLY),
+                          a.base);
+    }
     return a.kind;
 }
 

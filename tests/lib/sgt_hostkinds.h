@@ -61,7 +61,8 @@ static inline uint32_t *sgt_vmm_host(void)
     access[0].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     access[0].location.id = dev;
     access[1].location.type = CU_MEM_LOCATION_TYPE_HOST;
-    SGT_CHECK(cuMemSetAccess(va, size, access, 2));
+    if (cuMemSetAccess(va, size, access, 2) != CUDA_SUCCESS) /* host access may be implied */
+        SGT_CHECK(cuMemSetAccess(va, size, access, 1));
     SGT_CHECK(cuMemRelease(h)); /* the mapping keeps it */
     return (uint32_t *)(uintptr_t)va;
 }

@@ -14,6 +14,7 @@
     SG_STAT(faults_race, "faults on a pending copy's bytes")                           \
     SG_STAT(faults_waited, "faults on the bytes of a copy another thread handles")     \
     SG_STAT(faults_neighbour, "faults single-stepped (a neighbour on a guarded page)") \
+    SG_STAT(faults_emulated, "faults emulated (a neighbour's plain load or store)")    \
     SG_STAT(faults_settled, "faults that waited for a page's copies")                  \
     SG_STAT(faults_stale, "faults retried (the page opened meanwhile)")                \
     SG_STAT(faults_passed_on, "faults passed to the program")                          \

@@ -11,7 +11,8 @@
  *    return: the instruction runs again on open, correct memory.
  *  - a neighbour: the page is guarded but the bytes belong to no
  *    conflicting copy (allocator neighbours, small buffers packed
- *    together). Open the page, single-step the instruction, close it again
+ *    together). A plain load or store is done here (emulate.c); any other
+ *    instruction is single-stepped: open the page, step, close it again
  *    (step.c); if the page keeps faulting, wait for its copies instead.
  *  - a release race: the page was opened between the fault and now. Retry.
  * Anything else is not syncguard's, and goes where it would have gone. */
@@ -33,6 +34,7 @@
 #include "base/self.h"
 #include "base/stats.h"
 #include "driver/driver.h"
+#include "fault/emulate.h"
 #include "fault/fault.h"
 #include "fault/resolve.h"
 #include "fault/strings.h"
@@ -101,6 +103,38 @@ static int resolve_string_op(ucontext_t *uc)
     return 1;
 }
 
+static void closes_page(struct sg_copy *c, void *arg)
+{
+    if (c->guard == SG_GUARD_NO_ACCESS)
+        *(int *)arg = 1;
+}
+
+/* A neighbour's plain load or store, done here (emulate.c) rather than
+ * stepped: one signal, no mprotect. Only one whose bytes are all on the
+ * page, none of them a conflicting copy's, and whose decoded address is
+ * the fault's (anything else is stepped). A store of more than one byte
+ * only on a page no thread can read meanwhile (a read-only guard lets
+ * others read it, and the kernel's copy is not one atomic store). Lock
+ * held. */
+static int emulate_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc)
+{
+    struct sg_mem_access a;
+    if (!sg_opt.emulate_neighbours || (uc->uc_mcontext.gregs[REG_EFL] & 0x100) ||
+        !sg_emulate_decode(uc, &a) || a.addr != addr || a.is_write != is_write_fault(uc) ||
+        sg_page_down(a.addr + a.size - 1) != page)
+        return 0;
+    struct range_hit h = { a.addr, a.addr + a.size, a.is_write, NULL, 0 };
+    sg_copies_overlapping(page, page + sg_page_size, conflicting, &h);
+    if (h.c)
+        return 0;
+    int closed = 0;
+    if (a.is_write && a.size > 1)
+        sg_copies_overlapping(page, page + sg_page_size, closes_page, &closed);
+    if (a.is_write && a.size > 1 && !closed)
+        return 0;
+    return sg_emulate_access(uc, &a);
+}
+
 /* A fault on pinned memory that syncguard passes on: say which and why, so
  * that a crash there is attributed right (signal-safe formatting). */
 #define NOT_OURS "on pinned memory that no pending copy guards: not syncguard's; passed to " \
@@ -132,7 +166,7 @@ static void say_passed_on(uintptr_t addr, uintptr_t pc, const char *why)
  * string: one that will reach a copy's bytes is a race) settles it even if
  * that waits for them, as does a fault that cannot be stepped. Lock held;
  * released. */
-static int handle_neighbour(uintptr_t page, ucontext_t *uc)
+static int handle_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc)
 {
     /* An atomic on the page: a lock's word, on which futex() may be called
      * next, which fails on an inaccessible page (guard/normal.c). */
@@ -146,6 +180,11 @@ static int handle_neighbour(uintptr_t page, ucontext_t *uc)
     if (tired && sg_settle_if_done(page, page + sg_page_size)) {
         sg_stat_add(SG_STAT_faults_settled, 1);
         sg_step_rested();
+        return 1;
+    }
+    if (tired != SG_STEP_EXHAUSTED && emulate_neighbour(addr, page, uc)) {
+        sg_unlock(&sg_model_lock);
+        sg_stat_add(SG_STAT_faults_emulated, 1);
         return 1;
     }
     if (tired != SG_STEP_EXHAUSTED && sg_step_begin(page, uc)) {
@@ -180,7 +219,7 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
         return 1;
     }
     if (page_guarded)
-        return handle_neighbour(page, uc);
+        return handle_neighbour(addr, page, uc);
     sg_unlock(&sg_model_lock);
     /* Opened since the fault? Retry a couple of times, then give up. */
     uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
@@ -238,4 +277,5 @@ void sg_fault_install(void)
     sg_fault_set_program_action(SIGSEGV, &old);
     sg_step_install();
     sg_in_lock_install();
+    sg_emulate_install();
 }

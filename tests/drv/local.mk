@@ -160,8 +160,11 @@ DRV_TESTBINS = \
 	drv/robust_fwrite \
 	drv/robust_h2d_pinned_read_then_write \
 	drv/robust_mprotect_fails \
+	drv/robust_neighbour_emulated \
+	drv/robust_neighbour_emulated_race \
 	drv/robust_neighbour_settle \
 	drv/robust_neighbour_settle_now \
+	drv/robust_neighbour_settle_stepped \
 	drv/robust_null_deref \
 	drv/robust_pinned_fault_default \
 	drv/robust_pinned_isolated \
@@ -352,8 +355,11 @@ DRV_SOURCES = \
 	drv/robust_fwrite.c \
 	drv/robust_h2d_pinned_read_then_write.c \
 	drv/robust_mprotect_fails.c \
+	drv/robust_neighbour_emulated.c \
+	drv/robust_neighbour_emulated_race.c \
 	drv/robust_neighbour_settle.c \
 	drv/robust_neighbour_settle_now.c \
+	drv/robust_neighbour_settle_stepped.c \
 	drv/robust_null_deref.c \
 	drv/robust_pinned_fault_default.c \
 	drv/robust_pinned_isolated.c \

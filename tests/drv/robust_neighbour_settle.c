@@ -2,20 +2,22 @@
 /* robust_neighbour_settle: a thread that keeps writing the neighbour bytes
  * of a guarded page (a pinned-memory allocator filling the next small
  * buffer next to one being copied) is single-stepped page_steps times (8
- * by default), then, the copy having finished on the device, syncguard
- * opens the page for good instead of stepping every further write.
+ * by default; plain stores: emulated, not stepped), then, the copy having
+ * finished on the device, syncguard opens the page for good instead of
+ * letting every further write fault.
  *
  * A copy fills the first half of a pinned page; the stream then writes a
  * flag (cuStreamWriteValue32) that the host polls in memory: the copy has
  * finished on the device but the host has observed nothing through CUDA.
  * The host then writes every word of the page's second half (512 writes),
  * synchronizes and checks both halves.  The counters at exit say: 8 writes
- * stepped, then one settle.  Twin: robust_neighbour_settle_now
- * (page_steps=0: the first write settles).
+ * emulated, then one settle.  Twins: robust_neighbour_settle_now
+ * (page_steps=0: the first write settles), robust_neighbour_settle_stepped
+ * (emulate_neighbours=0: the 8 writes are single-stepped).
  *
  * SG-OPTIONS: verbosity=1
  * SG-EXPECT: silent
- * SG-GREP: stats: .*faults_race=0, faults_waited=0, faults_neighbour=8, faults_settled=1,
+ * SG-GREP: stats: .*faults_race=0, faults_waited=0, faults_neighbour=0, faults_emulated=8, faults_settled=1,
  */
 #include <cuda.h>
 #include <stdint.h>

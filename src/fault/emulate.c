@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Emulating a neighbour's plain load or store. Single-stepping an access
+ * next to a copy (step.c) costs two mprotect calls and two signals; most
+ * such accesses are plain MOVs, which the handler can do itself: decode
+ * the instruction, read or write its bytes through /proc/self/mem (the
+ * kernel's access to the process's memory ignores the page protection,
+ * as a debugger's does), put a load's value into its register and move
+ * RIP past the instruction. One signal and a few cheap system calls.
+ *
+ * Only plain moves: an instruction that also computes (add to memory),
+ * is atomic (lock, xchg), uses a segment base (FS/GS) or 32-bit
+ * addressing, or anything this decoder does not know is stepped as
+ * before, as is any access the descriptor cannot make (driver mappings
+ * that are not ordinary private memory, hugetlb, a descriptor the program
+ * closed). The caller decides that the access touches no copy's bytes.
+ *
+ * Signal-safe: system calls only, no allocation, no locks of its own (the
+ * caller holds the model lock, which also serializes the reopening after
+ * a fork). */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "fault/emulate.h"
+
+#define MAX_PREFIXES 14
+#define REX_W 8
+#define REX_R 4
+#define REX_X 2
+#define REX_B 1
+
+/* x86 register numbers (rax, rcx, rdx, rbx, rsp, rbp, rsi, rdi, r8..r15)
+ * to their places in the context. */
+static const int greg_of[16] = { REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP,
+                                 REG_RSI, REG_RDI, REG_R8,  REG_R9,  REG_R10, REG_R11,
+                                 REG_R12, REG_R13, REG_R14, REG_R15 };
+
+static uint64_t reg_value(const ucontext_t *uc, int reg)
+{
+    return (uint64_t)uc->uc_mcontext.gregs[greg_of[reg]];
+}
+
+static uint64_t little_endian(const unsigned char *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned k = n; k-- > 0;)
+        v = v << 8 | p[k];
+    return v;
+}
+
+static uint64_t sign_extend(uint64_t v, unsigned bytes)
+{
+    if (bytes >= 8)
+        return v;
+    uint64_t sign = (uint64_t)1 << (bytes * 8 - 1);
+    v &= (sign << 1) - 1;
+    return (v ^ sign) - sign;
+}
+
+/* Legacy and REX prefixes: 1 if only ones emulation allows were found,
+ * *at past them. A REX prefix counts only right before the opcode. */
+static int prefixes(const unsigned char *ip, unsigned *at, int *opsize16, int *rex)
+{
+    *opsize16 = 0, *rex = 0;
+    for (unsigned i = 0; i < MAX_PREFIXES; i++) {
+        unsigned char b = ip[i];
+        if (b == 0x66)
+            *opsize16 = 1, *rex = 0;
+        else if (b == 0x2E || b == 0x36 || b == 0x3E || b == 0x26) /* no-ops in 64-bit mode */
+            *rex = 0;
+        else if ((b & 0xF0) == 0x40)
+            *rex = b;
+        else {
+            *at = i;
+            /* lock, rep, FS/GS, address size: not emulated */
+            return !(b == 0xF0 || b == 0xF2 || b == 0xF3 || b == 0x64 || b == 0x65 || b == 0x67);
+        }
+    }
+    return 0;
+}
+
+/* What the opcode does: 1 and a's kind filled (size, store or load, sign,
+ * destination width, immediate size in *imm_size), 0 if not emulated. */
+static int opcode(const unsigned char *ip, unsigned *at, int opsize16, int rex,
+                  struct sg_mem_access *a, unsigned *imm_size)
+{
+    unsigned wide = (rex & REX_W) ? 8 : opsize16 ? 2 : 4;
+    unsigned char op = ip[(*at)++];
+    *imm_size = 0;
+    a->sign = 0;
+    a->is_write = 0;
+    if (op == 0x0F) {
+        op = ip[(*at)++];
+        if (op != 0xB6 && op != 0xB7 && op != 0xBE && op != 0xBF)
+            return 0;
+        a->size = (op & 1) ? 2 : 1; /* movzx/movsx from r/m8 or r/m16 */
+        a->dest_size = wide;
+        a->sign = op >= 0xBE;
+        return 1;
+    }
+    switch (op) {
+    case 0x88: a->is_write = 1, a->size = 1; return 1;
+    case 0x89: a->is_write = 1, a->size = wide; return 1;
+    case 0x8A: a->size = a->dest_size = 1; return 1;
+    case 0x8B: a->size = a->dest_size = wide; return 1;
+    case 0xC6: a->is_write = 1, a->size = 1, *imm_size = 1; return 1;
+    case 0xC7: a->is_write = 1, a->size = wide, *imm_size = wide == 2 ? 2 : 4; return 1;
+    case 0x63: /* movsxd r64, r/m32; without REX.W a plain 16/32-bit move */
+        a->size = (rex & REX_W) ? 4 : wide;
+        a->dest_size = wide;
+        a->sign = (rex & REX_W) != 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* ModRM, SIB and displacement: the effective address, except that a
+ * RIP-relative one still lacks the address of the next instruction
+ * (*rip_relative). 0 for a register operand (no memory access). */
+static int address(const ucontext_t *uc, const unsigned char *ip, unsigned *at, int rex,
+                   int *regfield, uint64_t *ea, int *rip_relative)
+{
+    unsigned char modrm = ip[(*at)++];
+    unsigned mod = modrm >> 6, rm = modrm & 7;
+    *regfield = ((modrm >> 3) & 7) | ((rex & REX_R) ? 8 : 0);
+    *ea = 0, *rip_relative = 0;
+    if (mod == 3)
+        return 0;
+    int disp32 = 0;
+    if (rm == 4) {
+        unsigned char sib = ip[(*at)++];
+        unsigned scale = sib >> 6;
+        int index = ((sib >> 3) & 7) | ((rex & REX_X) ? 8 : 0);
+        int base = (sib & 7) | ((rex & REX_B) ? 8 : 0);
+        if (index != 4) /* rsp as index: none (r12 is one) */
+            *ea += reg_value(uc, index) << scale;
+        if ((sib & 7) == 5 && mod == 0)
+            disp32 = 1; /* no base */
+        else
+            *ea += reg_value(uc, base);
+    } else if (rm == 5 && mod == 0) {
+        *rip_relative = disp32 = 1;
+    } else {
+        *ea += reg_value(uc, (int)rm | ((rex & REX_B) ? 8 : 0));
+    }
+    if (mod == 1) {
+        *ea += (uint64_t)(int64_t)(signed char)ip[(*at)++];
+    } else if (mod == 2 || disp32) {
+        *ea += (uint64_t)(int64_t)(int32_t)(uint32_t)little_endian(ip + *at, 4);
+        *at += 4;
+    }
+    return 1;
+}
+
+int sg_emulate_decode(const ucontext_t *uc, struct sg_mem_access *a)
+{
+    const unsigned char *ip = (const unsigned char *)uc->uc_mcontext.gregs[REG_RIP];
+    unsigned at = 0, imm_size;
+    int opsize16, rex, regfield, rip_relative;
+    uint64_t ea;
+    memset(a, 0, sizeof *a);
+    if (!prefixes(ip, &at, &opsize16, &rex) || !opcode(ip, &at, opsize16, rex, a, &imm_size))
+        return 0;
+    if (!address(uc, ip, &at, rex, &regfield, &ea, &rip_relative))
+        return 0;
+    if (imm_size) {
+        if (regfield & 7) /* C6/C7 /0 is mov; the rest are not */
+            return 0;
+        uint64_t imm = little_endian(ip + at, imm_size);
+        a->imm = a->size == 8 ? sign_extend(imm, 4) : imm;
+        a->reg = -1;
+        at += imm_size;
+    } else {
+        a->reg = regfield;
+        /* Byte registers 4..7 without any REX prefix are AH, CH, DH, BH. */
+        if (!rex && regfield >= 4 && regfield < 8 &&
+            (a->is_write ? a->size : a->dest_size) == 1)
+            a->reg = regfield - 4, a->high8 = 1;
+    }
+    a->len = at;
+    a->addr = (uintptr_t)(rip_relative ? ea + (uint64_t)uc->uc_mcontext.gregs[REG_RIP] + at : ea);
+    return 1;
+}
+
+void sg_emulate_store_bytes(const ucontext_t *uc, const struct sg_mem_access *a,
+                            unsigned char out[8])
+{
+    uint64_t v = a->reg < 0 ? a->imm : reg_value(uc, a->reg) >> (a->high8 ? 8 : 0);
+    for (unsigned k = 0; k < 8; k++, v >>= 8)
+        out[k] = k < a->size ? (unsigned char)v : 0;
+}
+
+void sg_emulate_complete(ucontext_t *uc, const struct sg_mem_access *a, const unsigned char in[8])
+{
+    greg_t *rip = &uc->uc_mcontext.gregs[REG_RIP];
+    if (!a->is_write) {
+        uint64_t v = little_endian(in, a->size);
+        if (a->sign)
+            v = sign_extend(v, a->size);
+        greg_t *r = &uc->uc_mcontext.gregs[greg_of[a->reg]];
+        uint64_t old = (uint64_t)*r;
+        switch (a->dest_size) {
+        case 1:
+            old = a->high8 ? (old & ~(uint64_t)0xff00) | (v & 0xff) << 8
+                           : (old & ~(uint64_t)0xff) | (v & 0xff);
+            break;
+        case 2: old = (old & ~(uint64_t)0xffff) | (v & 0xffff); break;
+        case 4: old = v & 0xffffffffu; break; /* 32-bit results zero the upper half */
+        default: old = v; break;
+        }
+        *r = (greg_t)old;
+    }
+    *rip += (greg_t)a->len;
+}
+
+/* ---- the descriptor ---- */
+
+static int mem_fd = -1;
+static pid_t mem_pid;
+static dev_t mem_dev;
+static ino_t mem_ino;
+
+static int open_mem(void)
+{
+    return (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/mem", O_RDWR | O_CLOEXEC);
+}
+
+static int remember(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return 0;
+    mem_dev = st.st_dev, mem_ino = st.st_ino, mem_pid = getpid();
+    return 1;
+}
+
+/* A forked child inherited a descriptor of its parent's memory: the same
+ * number gets one of its own (the program never saw it; it was ours). */
+static int reopen_in_child(void)
+{
+    int fd = open_mem();
+    if (fd < 0 || syscall(SYS_dup3, fd, mem_fd, O_CLOEXEC) < 0 || !remember(mem_fd)) {
+        mem_fd = -1; /* never the parent's memory */
+        if (fd >= 0)
+            syscall(SYS_close, fd);
+        return 0;
+    }
+    syscall(SYS_close, fd);
+    return 1;
+}
+
+/* 1 if mem_fd is still this process's /proc/self/mem: the program may
+ * have closed the number and opened something else on it. */
+static int mem_usable(void)
+{
+    struct stat st;
+    if (mem_fd < 0 || fstat(mem_fd, &st) != 0 || st.st_dev != mem_dev || st.st_ino != mem_ino)
+        return 0;
+    return getpid() == mem_pid || reopen_in_child();
+}
+
+int sg_emulate_access(ucontext_t *uc, const struct sg_mem_access *a)
+{
+    unsigned char buf[8];
+    if (!mem_usable())
+        return 0;
+    long done;
+    if (a->is_write) {
+        sg_emulate_store_bytes(uc, a, buf);
+        done = syscall(SYS_pwrite64, mem_fd, buf, (size_t)a->size, (off_t)a->addr);
+    } else {
+        done = syscall(SYS_pread64, mem_fd, buf, (size_t)a->size, (off_t)a->addr);
+    }
+    if (done != (long)a->size)
+        return 0; /* a partial store cannot happen: size <= 8 on one page */
+    sg_emulate_complete(uc, a, buf);
+    return 1;
+}
+
+/* Reads and writes through the descriptor reach a PROT_NONE page? */
+static int works_on_protected_page(void)
+{
+    long size = sysconf(_SC_PAGESIZE);
+    unsigned char *p = (void *)syscall(SYS_mmap, NULL, size, PROT_READ | PROT_WRITE,
+                                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return 0;
+    p[8] = 0x5a;
+    unsigned char in = 0, out = 0xa5;
+    int ok = syscall(SYS_mprotect, p, size, PROT_NONE) == 0 &&
+             syscall(SYS_pread64, mem_fd, &in, 1, (off_t)(uintptr_t)(p + 8)) == 1 && in == 0x5a &&
+             syscall(SYS_pwrite64, mem_fd, &out, 1, (off_t)(uintptr_t)(p + 9)) == 1 &&
+             syscall(SYS_mprotect, p, size, PROT_READ) == 0 && p[9] == 0xa5;
+    syscall(SYS_munmap, p, size);
+    return ok;
+}
+
+void sg_emulate_install(void)
+{
+    mem_fd = open_mem();
+    if (mem_fd >= 0 && (!remember(mem_fd) || !works_on_protected_page())) {
+        syscall(SYS_close, mem_fd);
+        mem_fd = -1;
+    }
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Emulating a plain load or store that faulted on a guarded page next to
+ * a copy (src/fault/emulate.c): decoded from the instruction bytes and the
+ * context, done through /proc/self/mem (which reaches protected pages),
+ * the context updated as the instruction would have. Signal-safe. */
+#ifndef SG_FAULT_EMULATE_H
+#define SG_FAULT_EMULATE_H
+
+#include <stdint.h>
+#include <ucontext.h>
+
+/* One decoded memory access. */
+struct sg_mem_access {
+    uintptr_t addr;     /* effective address */
+    unsigned size;      /* bytes read or written: 1, 2, 4 or 8 */
+    int is_write;       /* a store (else a load into reg) */
+    unsigned len;       /* instruction length: RIP advances by it */
+    int reg;            /* register read (store) or written (load): 0..15, -1 immediate */
+    int high8;          /* reg is AH, CH, DH or BH (bits 8..15 of reg) */
+    unsigned dest_size; /* load: width of the register written: 1, 2, 4 or 8 */
+    int sign;           /* load: sign-extend from size to dest_size */
+    uint64_t imm;       /* store of an immediate */
+};
+
+/* 1 and *a filled if the context's instruction is one that emulation
+ * handles (MOV 88/89/8A/8B/C6/C7, MOVZX/MOVSX 0F B6/B7/BE/BF, MOVSXD 63,
+ * with REX and 66 prefixes, any ModRM/SIB/displacement addressing and
+ * RIP-relative); 0 for anything else (lock, segment FS/GS, address-size
+ * prefixes, register operands, every other opcode). Reads the
+ * instruction bytes at RIP. */
+int sg_emulate_decode(const ucontext_t *uc, struct sg_mem_access *a);
+
+/* The bytes a decoded store writes (little-endian, a->size of them). */
+void sg_emulate_store_bytes(const ucontext_t *uc, const struct sg_mem_access *a,
+                            unsigned char out[8]);
+/* Completes a decoded access in the context: a load's value (a->size
+ * bytes from in) goes into its register as the instruction would put it
+ * there; RIP moves past the instruction. */
+void sg_emulate_complete(ucontext_t *uc, const struct sg_mem_access *a,
+                         const unsigned char in[8]);
+
+/* Does the access through /proc/self/mem and completes it: 1, or 0 when
+ * that is not possible (no descriptor, a short or failed transfer; the
+ * memory is then untouched by a load, and by a failed store). */
+int sg_emulate_access(ucontext_t *uc, const struct sg_mem_access *a);
+
+/* Opens the /proc/self/mem descriptor (from sg_fault_install). */
+void sg_emulate_install(void);
+
+#endif

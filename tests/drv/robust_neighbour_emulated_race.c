@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* robust_neighbour_emulated_race: robust_neighbour_emulated, then one more
+ * plain load, of a byte of the copy in flight: a race, reported (the
+ * emulation never handles a copy's bytes), and after syncguard waited for
+ * the copy the load sees the copied bytes.
+ *
+ * SG-OPTIONS: verbosity=1
+ * SG-EXPECT: early-host-read
+ * SG-GREP: ^SUMMARY: syncguard: early-host-read .*robust_neighbour_emulated
+ * SG-GREP: stats: .*faults_race=1, faults_waited=0, faults_neighbour=2, faults_emulated=29,
+ */
+#define SG_TWIN 1
+#include "robust_neighbour_emulated.c"

@@ -101,6 +101,7 @@ def check_summary(s, where):
     typed(s, "suppressions_used", (list,), where)
     stats = typed(s, "stats", (dict,), where)
     for k in ("mprotect_calls", "pages_guarded", "faults_race", "faults_waited", "faults_neighbour",
+              "faults_emulated",
               "faults_settled", "faults_stale", "faults_passed_on", "syscall_windows", "mprotect_ns",
               "fault_ns"):
         typed(stats, k, (int,), where + " stats")

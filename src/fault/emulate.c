@@ -7,9 +7,11 @@
  * as a debugger's does), put a load's value into its register and move
  * RIP past the instruction. One signal and a few cheap system calls.
  *
- * Only plain moves: an instruction that also computes (add to memory),
- * is atomic (lock, xchg), uses a segment base (FS/GS) or 32-bit
- * addressing, or anything this decoder does not know is stepped as
+ * Only plain moves (general registers, and SSE moves of XMM registers,
+ * whose values live in the frame's FP state): an instruction that also
+ * computes (add to memory), is atomic (lock, xchg), uses a segment base
+ * (FS/GS) or 32-bit addressing, is VEX-encoded (AVX), or anything this
+ * decoder does not know is stepped as
  * before, as is any access the descriptor cannot make (driver mappings
  * that are not ordinary private memory, hugetlb, a descriptor the program
  * closed). The caller decides that the access touches no copy's bytes.
@@ -65,30 +67,62 @@ static uint64_t sign_extend(uint64_t v, unsigned bytes)
 }
 
 /* Legacy and REX prefixes: 1 if only ones emulation allows were found,
- * *at past them. A REX prefix counts only right before the opcode. */
-static int prefixes(const unsigned char *ip, unsigned *at, int *opsize16, int *rex)
+ * *at past them. A REX prefix counts only right before the opcode; *rep
+ * is the last F2 or F3 (an SSE move's mandatory prefix). */
+static int prefixes(const unsigned char *ip, unsigned *at, int *opsize16, int *rex, int *rep)
 {
-    *opsize16 = 0, *rex = 0;
+    *opsize16 = 0, *rex = 0, *rep = 0;
     for (unsigned i = 0; i < MAX_PREFIXES; i++) {
         unsigned char b = ip[i];
         if (b == 0x66)
             *opsize16 = 1, *rex = 0;
+        else if (b == 0xF2 || b == 0xF3)
+            *rep = b, *rex = 0;
         else if (b == 0x2E || b == 0x36 || b == 0x3E || b == 0x26) /* no-ops in 64-bit mode */
             *rex = 0;
         else if ((b & 0xF0) == 0x40)
             *rex = b;
         else {
             *at = i;
-            /* lock, rep, FS/GS, address size: not emulated */
-            return !(b == 0xF0 || b == 0xF2 || b == 0xF3 || b == 0x64 || b == 0x65 || b == 0x67);
+            /* lock, FS/GS, address size: not emulated */
+            return !(b == 0xF0 || b == 0x64 || b == 0x65 || b == 0x67);
         }
+    }
+    return 0;
+}
+
+/* SSE moves between an XMM register and memory (0F op, mandatory prefix
+ * rep or 66): 1 and a's size and direction filled, 0 if not one. */
+static int sse_move(unsigned char op, int opsize16, int rep, struct sg_mem_access *a)
+{
+    if (opsize16 && rep)
+        return 0;
+    int none = !opsize16 && !rep, p66 = opsize16, f3 = rep == 0xF3, f2 = rep == 0xF2;
+    a->xmm = 1;
+    a->is_write = op == 0x11 || op == 0x29 || op == 0x7F || op == 0xD6;
+    switch (op) {
+    case 0x10: case 0x11: /* movups, movupd, movss, movsd */
+        a->size = f3 ? 4 : f2 ? 8 : 16;
+        return 1;
+    case 0x28: case 0x29: /* movaps, movapd */
+        a->size = 16;
+        return none || p66;
+    case 0x6F: case 0x7F: /* movdqa, movdqu (no prefix: MMX) */
+        a->size = 16;
+        return p66 || f3;
+    case 0x7E: /* F3: movq xmm, m64 */
+        a->size = 8;
+        return f3;
+    case 0xD6: /* 66: movq m64, xmm */
+        a->size = 8;
+        return p66;
     }
     return 0;
 }
 
 /* What the opcode does: 1 and a's kind filled (size, store or load, sign,
  * destination width, immediate size in *imm_size), 0 if not emulated. */
-static int opcode(const unsigned char *ip, unsigned *at, int opsize16, int rex,
+static int opcode(const unsigned char *ip, unsigned *at, int opsize16, int rex, int rep,
                   struct sg_mem_access *a, unsigned *imm_size)
 {
     unsigned wide = (rex & REX_W) ? 8 : opsize16 ? 2 : 4;
@@ -98,13 +132,18 @@ static int opcode(const unsigned char *ip, unsigned *at, int opsize16, int rex,
     a->is_write = 0;
     if (op == 0x0F) {
         op = ip[(*at)++];
-        if (op != 0xB6 && op != 0xB7 && op != 0xBE && op != 0xBF)
+        if (sse_move(op, opsize16, rep, a))
+            return 1;
+        a->xmm = 0;
+        if (rep || (op != 0xB6 && op != 0xB7 && op != 0xBE && op != 0xBF))
             return 0;
         a->size = (op & 1) ? 2 : 1; /* movzx/movsx from r/m8 or r/m16 */
         a->dest_size = wide;
         a->sign = op >= 0xBE;
         return 1;
     }
+    if (rep) /* rep/xacquire/xrelease on a mov: left to the step */
+        return 0;
     switch (op) {
     case 0x88: a->is_write = 1, a->size = 1; return 1;
     case 0x89: a->is_write = 1, a->size = wide; return 1;
@@ -163,12 +202,15 @@ int sg_emulate_decode(const ucontext_t *uc, struct sg_mem_access *a)
 {
     const unsigned char *ip = (const unsigned char *)uc->uc_mcontext.gregs[REG_RIP];
     unsigned at = 0, imm_size;
-    int opsize16, rex, regfield, rip_relative;
+    int opsize16, rex, rep, regfield, rip_relative;
     uint64_t ea;
     memset(a, 0, sizeof *a);
-    if (!prefixes(ip, &at, &opsize16, &rex) || !opcode(ip, &at, opsize16, rex, a, &imm_size))
+    if (!prefixes(ip, &at, &opsize16, &rex, &rep) ||
+        !opcode(ip, &at, opsize16, rex, rep, a, &imm_size))
         return 0;
     if (!address(uc, ip, &at, rex, &regfield, &ea, &rip_relative))
+        return 0;
+    if (a->xmm && !uc->uc_mcontext.fpregs)
         return 0;
     if (imm_size) {
         if (regfield & 7) /* C6/C7 /0 is mov; the rest are not */
@@ -179,8 +221,10 @@ int sg_emulate_decode(const ucontext_t *uc, struct sg_mem_access *a)
         at += imm_size;
     } else {
         a->reg = regfield;
+        if (a->xmm)
+            a->dest_size = a->size;
         /* Byte registers 4..7 without any REX prefix are AH, CH, DH, BH. */
-        if (!rex && regfield >= 4 && regfield < 8 &&
+        if (!rex && !a->xmm && regfield >= 4 && regfield < 8 &&
             (a->is_write ? a->size : a->dest_size) == 1)
             a->reg = regfield - 4, a->high8 = 1;
     }
@@ -189,18 +233,35 @@ int sg_emulate_decode(const ucontext_t *uc, struct sg_mem_access *a)
     return 1;
 }
 
-void sg_emulate_store_bytes(const ucontext_t *uc, const struct sg_mem_access *a,
-                            unsigned char out[8])
+static unsigned char *xmm_bytes(const ucontext_t *uc, int reg)
 {
+    return (unsigned char *)uc->uc_mcontext.fpregs->_xmm[reg].element;
+}
+
+void sg_emulate_store_bytes(const ucontext_t *uc, const struct sg_mem_access *a,
+                            unsigned char out[16])
+{
+    memset(out, 0, 16);
+    if (a->xmm) {
+        memcpy(out, xmm_bytes(uc, a->reg), a->size);
+        return;
+    }
     uint64_t v = a->reg < 0 ? a->imm : reg_value(uc, a->reg) >> (a->high8 ? 8 : 0);
     for (unsigned k = 0; k < 8; k++, v >>= 8)
         out[k] = k < a->size ? (unsigned char)v : 0;
 }
 
-void sg_emulate_complete(ucontext_t *uc, const struct sg_mem_access *a, const unsigned char in[8])
+void sg_emulate_complete(ucontext_t *uc, const struct sg_mem_access *a, const unsigned char in[16])
 {
     greg_t *rip = &uc->uc_mcontext.gregs[REG_RIP];
-    if (!a->is_write) {
+    if (!a->is_write && a->xmm) {
+        /* A load from memory zeroes the rest of the low 128 bits (movss,
+         * movsd, movq); the upper half of a YMM register stays, as for
+         * any legacy SSE instruction. */
+        unsigned char *x = xmm_bytes(uc, a->reg);
+        memcpy(x, in, a->size);
+        memset(x + a->size, 0, 16 - a->size);
+    } else if (!a->is_write) {
         uint64_t v = little_endian(in, a->size);
         if (a->sign)
             v = sign_extend(v, a->size);
@@ -268,7 +329,7 @@ static int mem_usable(void)
 
 int sg_emulate_access(ucontext_t *uc, const struct sg_mem_access *a)
 {
-    unsigned char buf[8];
+    unsigned char buf[16];
     if (!mem_usable())
         return 0;
     long done;
@@ -279,7 +340,7 @@ int sg_emulate_access(ucontext_t *uc, const struct sg_mem_access *a)
         done = syscall(SYS_pread64, mem_fd, buf, (size_t)a->size, (off_t)a->addr);
     }
     if (done != (long)a->size)
-        return 0; /* a partial store cannot happen: size <= 8 on one page */
+        return 0; /* a partial store cannot happen: size <= 16 on one page */
     sg_emulate_complete(uc, a, buf);
     return 1;
 }

@@ -12,10 +12,11 @@
 /* One decoded memory access. */
 struct sg_mem_access {
     uintptr_t addr;     /* effective address */
-    unsigned size;      /* bytes read or written: 1, 2, 4 or 8 */
+    unsigned size;      /* bytes read or written: 1, 2, 4, 8 or 16 */
     int is_write;       /* a store (else a load into reg) */
     unsigned len;       /* instruction length: RIP advances by it */
     int reg;            /* register read (store) or written (load): 0..15, -1 immediate */
+    int xmm;            /* reg is XMM0..XMM15 (an SSE move) */
     int high8;          /* reg is AH, CH, DH or BH (bits 8..15 of reg) */
     unsigned dest_size; /* load: width of the register written: 1, 2, 4 or 8 */
     int sign;           /* load: sign-extend from size to dest_size */
@@ -24,20 +25,22 @@ struct sg_mem_access {
 
 /* 1 and *a filled if the context's instruction is one that emulation
  * handles (MOV 88/89/8A/8B/C6/C7, MOVZX/MOVSX 0F B6/B7/BE/BF, MOVSXD 63,
- * with REX and 66 prefixes, any ModRM/SIB/displacement addressing and
+ * with REX and 66 prefixes; the SSE moves MOVUPS/MOVUPD/MOVSS/MOVSD
+ * 0F 10/11, MOVAPS/MOVAPD 0F 28/29, MOVDQA/MOVDQU 66/F3 0F 6F/7F, MOVQ
+ * F3 0F 7E and 66 0F D6; any ModRM/SIB/displacement addressing and
  * RIP-relative); 0 for anything else (lock, segment FS/GS, address-size
- * prefixes, register operands, every other opcode). Reads the
+ * prefixes, VEX, register operands, every other opcode). Reads the
  * instruction bytes at RIP. */
 int sg_emulate_decode(const ucontext_t *uc, struct sg_mem_access *a);
 
 /* The bytes a decoded store writes (little-endian, a->size of them). */
 void sg_emulate_store_bytes(const ucontext_t *uc, const struct sg_mem_access *a,
-                            unsigned char out[8]);
+                            unsigned char out[16]);
 /* Completes a decoded access in the context: a load's value (a->size
  * bytes from in) goes into its register as the instruction would put it
  * there; RIP moves past the instruction. */
 void sg_emulate_complete(ucontext_t *uc, const struct sg_mem_access *a,
-                         const unsigned char in[8]);
+                         const unsigned char in[16]);
 
 /* Does the access through /proc/self/mem and completes it: 1, or 0 when
  * that is not possible (no descriptor, a short or failed transfer; the

@@ -9,16 +9,17 @@
  * 16/32/64-bit registers and a sign-extended imm32; loads into AL, AH,
  * R9B (upper bits kept), CX (upper 48 kept), EDX (upper half zeroed),
  * R10; MOVZX, MOVSX, MOVSXD; SIB with scale and disp8/disp32, R12 and R13
- * bases, an R11 index; RIP-relative loads and stores. Then two that are
+ * bases, an R11 index; RIP-relative loads and stores; SSE MOVDQU and
+ * MOVQ stores, MOVUPS and MOVSS loads. Then two that are
  * stepped: an add to memory (not a plain move) and a load straddling
- * the page's end. 29 emulated, 2 stepped, no report; after
+ * the page's end. 33 emulated, 2 stepped, no report; after
  * cuStreamSynchronize the copy's bytes and every stored value are there.
  * Twin: robust_neighbour_emulated_race (one more load, of a copy byte,
  * through the same decoder's forms: reported).
  *
  * SG-OPTIONS: verbosity=1
  * SG-EXPECT: silent
- * SG-GREP: stats: .*faults_race=0, faults_waited=0, faults_neighbour=2, faults_emulated=29, faults_settled=0,
+ * SG-GREP: stats: .*faults_race=0, faults_waited=0, faults_neighbour=2, faults_emulated=33, faults_settled=0,
  */
 #include <cuda.h>
 #include <stdint.h>
@@ -94,6 +95,11 @@ static void check_stores(const unsigned char *q)
     memcpy(&w, q + 104, 2), expect(w, 0xbeef, "movw, index r11");
     memcpy(&l, q + 200, 4), expect(l, 0x600dd00d, "movl, RIP-relative store");
     expect(q[0], 0xee, "a byte no store touched");
+    for (int k = 0; k < 16; k++)
+        expect(q[128 + k], (uint64_t)k + 1, "movdqu store");
+    for (int k = 0; k < 8; k++)
+        expect(q[144 + k], (uint64_t)k + 1, "movq store");
+    expect(q[152], 0xee, "past the movq store");
 }
 
 static void loads(const unsigned char *p)
@@ -138,6 +144,26 @@ static void loads(const unsigned char *p)
     expect(a, 0x81828384ul, "movl, RIP-relative load");
 }
 
+/* SSE moves: the XMM registers live in the signal frame's FP state. */
+static void sse(unsigned char *q, const unsigned char *p)
+{
+    static const unsigned char v[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+    unsigned char x[16];
+    __asm__ volatile("movdqu (%0), %%xmm1\n\tmovdqu %%xmm1, 128(%%rsi)" ::"r"(v), "S"(q)
+                     : "xmm1", "memory"); /* store q+128..143 */
+    __asm__ volatile("movq %%xmm1, 144(%%rsi)" ::"S"(q) : "memory"); /* q+144..151 */
+    __asm__ volatile("movups (%%rsi), %%xmm2\n\tmovdqu %%xmm2, (%0)" ::"r"(x), "S"(p)
+                     : "xmm2", "memory");
+    expect(x[0] == 0x81 && x[2] == 0x82 && x[8] == 0x88 && x[15] == 0x81, 1, "movups load");
+    __asm__ volatile("pcmpeqd %%xmm3, %%xmm3\n\tmovss 4(%%rsi), %%xmm3\n\tmovdqu %%xmm3, (%0)" ::"r"(x),
+                     "S"(p)
+                     : "xmm3", "memory");
+    uint32_t lo, rest[3];
+    memcpy(&lo, x, 4), memcpy(rest, x + 4, 12);
+    expect(lo, 0x81828384, "movss load");
+    expect(rest[0] | rest[1] | rest[2], 0, "movss from memory zeroes the rest");
+}
+
 /* Not emulated: stepped as before. */
 static void stepped(unsigned char *q)
 {
@@ -169,6 +195,7 @@ int main(void)
 
     stores(buf + Q);
     loads(buf + L);
+    sse(buf + Q, buf + L);
     stepped(buf + Q);
 #ifdef SG_TWIN
     uint32_t early;

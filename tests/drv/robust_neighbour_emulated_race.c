@@ -7,7 +7,7 @@
  * SG-OPTIONS: verbosity=1
  * SG-EXPECT: early-host-read
  * SG-GREP: ^SUMMARY: syncguard: early-host-read .*robust_neighbour_emulated
- * SG-GREP: stats: .*faults_race=1, faults_waited=0, faults_neighbour=2, faults_emulated=29,
+ * SG-GREP: stats: .*faults_race=1, faults_waited=0, faults_neighbour=2, faults_emulated=33,
  */
 #define SG_TWIN 1
 #include "robust_neighbour_emulated.c"

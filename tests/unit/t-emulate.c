@@ -4,7 +4,8 @@
  * which it leaves to single-stepping; the effective address, size and
  * direction; how a load's value lands in its register (AH..BH, zero
  * extension of 32-bit results, upper bits kept for 8/16-bit ones, sign
- * extension); RIP past the instruction; and the access itself through
+ * extension); SSE moves to and from XMM registers; RIP past the
+ * instruction; and the access itself through
  * /proc/self/mem on a PROT_NONE page. */
 #define _GNU_SOURCE /* REG_RIP and the other register names */
 #include <stdint.h>
@@ -17,6 +18,7 @@
 #include "unit.h"
 
 static ucontext_t uc;
+static struct _libc_fpstate fp;
 
 /* A context at code with a few distinct register values. */
 static void at(const unsigned char *code)
@@ -28,7 +30,13 @@ static void at(const unsigned char *code)
     g[REG_RBX] = 0x3000, g[REG_RSP] = 0x7000, g[REG_RBP] = 0x8000;
     g[REG_RSI] = 0x5000, g[REG_RDI] = 0x6000, g[REG_R8] = 0x10000, g[REG_R9] = 0x9999;
     g[REG_R12] = 0x12000, g[REG_R13] = 0x13000, g[REG_R11] = 3;
+    memset(&fp, 0, sizeof fp);
+    for (int k = 0; k < 16; k++) /* xmm1: bytes 0x10..0x1f, xmm9: 0x90..0x9f */
+        fp._xmm[1].element[k / 4] |= (uint32_t)(0x10 + k) << (8 * (k % 4)),
+            fp._xmm[9].element[k / 4] |= (uint32_t)(0x90 + k) << (8 * (k % 4));
+    uc.uc_mcontext.fpregs = &fp;
 }
+
 
 static struct sg_mem_access a;
 
@@ -45,7 +53,7 @@ static uint64_t load(const unsigned char *code, const unsigned char *in, int gre
     if (!decode(code) || a.is_write)
         return 0xdead;
     uc.uc_mcontext.gregs[greg] = (greg_t)before;
-    unsigned char buf[8] = { 0 };
+    unsigned char buf[16] = { 0 };
     memcpy(buf, in, a.size);
     sg_emulate_complete(&uc, &a, buf);
     return (uint64_t)uc.uc_mcontext.gregs[greg];
@@ -55,7 +63,7 @@ static uint64_t stored(const unsigned char *code)
 {
     if (!decode(code) || !a.is_write)
         return 0xdead;
-    unsigned char out[8];
+    unsigned char out[16];
     sg_emulate_store_bytes(&uc, &a, out);
     uint64_t v = 0;
     memcpy(&v, out, 8);
@@ -181,8 +189,6 @@ static void not_emulated(void)
         addr32[] = { 0x67, 0x8b, 0x06 },                           /* mov eax, [esi] */
         reg[] = { 0x89, 0xc0 },                                    /* mov eax, eax */
         c7_1[] = { 0xc7, 0x0e, 0, 0, 0, 0 },                       /* C7 /1: not mov */
-        movdqu[] = { 0xf3, 0x0f, 0x6f, 0x06 },                     /* movdqu xmm0, [rsi] */
-        movups[] = { 0x0f, 0x10, 0x06 },                           /* movups xmm0, [rsi] */
         rep_movs[] = { 0xf3, 0xa4 },                               /* rep movsb */
         vex[] = { 0xc5, 0xfa, 0x6f, 0x06 },                        /* vmovdqu xmm0, [rsi] */
         cmpxchg[] = { 0x0f, 0xb1, 0x0e };                          /* cmpxchg [rsi], ecx */
@@ -194,9 +200,62 @@ static void not_emulated(void)
     CHECK(!decode(addr32), "32-bit addressing: stepped");
     CHECK(!decode(reg), "a register operand: no memory access");
     CHECK(!decode(c7_1), "C7 with a reg field other than 0");
-    CHECK(!decode(movdqu) && !decode(movups) && !decode(vex), "SSE/AVX moves: stepped");
+    CHECK(!decode(vex), "AVX (VEX) moves: stepped");
     CHECK(!decode(rep_movs), "string instructions: their own decoder");
     CHECK(!decode(cmpxchg), "cmpxchg: stepped");
+}
+
+static void sse(void)
+{
+    static const unsigned char in[16] = { 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7,
+                                          0xa8, 0xa9, 0xaa, 0xab, 0xac, 0xad, 0xae, 0xaf };
+    static const unsigned char movups_st[] = { 0x0f, 0x11, 0x0e },  /* movups [rsi], xmm1 */
+        movdqu_st9[] = { 0xf3, 0x44, 0x0f, 0x7f, 0x0e },            /* movdqu [rsi], xmm9 */
+        movss_st[] = { 0xf3, 0x0f, 0x11, 0x0e },                    /* movss [rsi], xmm1 */
+        movq_st[] = { 0x66, 0x0f, 0xd6, 0x0e },                     /* movq [rsi], xmm1 */
+        movdqa_ld[] = { 0x66, 0x0f, 0x6f, 0x0e },                   /* movdqa xmm1, [rsi] */
+        movsd_ld[] = { 0xf2, 0x0f, 0x10, 0x0e },                    /* movsd xmm1, [rsi] */
+        movq_ld[] = { 0xf3, 0x0f, 0x7e, 0x0e },                     /* movq xmm1, [rsi] */
+        movaps_rip[] = { 0x0f, 0x28, 0x0d, 0x10, 0, 0, 0 },         /* movaps xmm1, [rip+16] */
+        mmx[] = { 0x0f, 0x6f, 0x0e },                               /* movq mm1, [rsi] */
+        both[] = { 0x66, 0xf3, 0x0f, 0x6f, 0x0e },                  /* 66 and F3 */
+        cvt[] = { 0xf3, 0x0f, 0x28, 0x0e },                         /* F3 0F 28: not a move */
+        rep_mov[] = { 0xf3, 0x89, 0x0e };                           /* xrelease mov */
+    unsigned char out[16], buf[16];
+
+    CHECK(decode(movups_st) && a.is_write && a.xmm && a.size == 16 && a.len == 3 &&
+              a.addr == 0x5000,
+          "movups [rsi], xmm1: a 16-byte store");
+    sg_emulate_store_bytes(&uc, &a, out);
+    CHECK(out[0] == 0x10 && out[15] == 0x1f, "it stores xmm1's bytes");
+    CHECK(decode(movdqu_st9) && a.reg == 9 && a.size == 16 && a.len == 5,
+          "movdqu [rsi], xmm9 (REX.R after F3)");
+    sg_emulate_store_bytes(&uc, &a, out);
+    CHECK(out[0] == 0x90 && out[15] == 0x9f, "xmm9's bytes");
+    CHECK(decode(movss_st) && a.is_write && a.size == 4, "movss store: 4 bytes");
+    CHECK(decode(movq_st) && a.is_write && a.size == 8, "66 0F D6 movq store: 8 bytes");
+
+    memcpy(buf, in, 16);
+    CHECK(decode(movdqa_ld) && !a.is_write && a.size == 16, "movdqa load: 16 bytes");
+    sg_emulate_complete(&uc, &a, buf);
+    CHECK(fp._xmm[1].element[0] == 0xa3a2a1a0 && fp._xmm[1].element[3] == 0xafaeadac &&
+              fp._xmm[9].element[0] == 0x93929190,
+          "movdqa fills xmm1 and no other");
+    CHECK(decode(movsd_ld) && a.size == 8, "movsd load: 8 bytes");
+    sg_emulate_complete(&uc, &a, buf);
+    CHECK(fp._xmm[1].element[0] == 0xa3a2a1a0 && fp._xmm[1].element[1] == 0xa7a6a5a4 &&
+              fp._xmm[1].element[2] == 0 && fp._xmm[1].element[3] == 0,
+          "movsd from memory zeroes bits 64..127");
+    CHECK(decode(movq_ld) && a.size == 8, "F3 0F 7E movq load: 8 bytes");
+    CHECK(decode(movaps_rip) && a.size == 16 && a.addr == (uintptr_t)movaps_rip + 7 + 16,
+          "movaps, RIP-relative");
+    CHECK(!decode(mmx), "MMX moves: stepped");
+    CHECK(!decode(both), "66 with F3: stepped");
+    CHECK(!decode(cvt), "F3 0F 28: stepped");
+    CHECK(!decode(rep_mov), "F3 on a plain mov (xrelease): stepped");
+    at(movups_st);
+    uc.uc_mcontext.fpregs = NULL;
+    CHECK(!sg_emulate_decode(&uc, &a), "no FP state in the context: stepped");
 }
 
 /* The access itself, through /proc/self/mem, on a page the process
@@ -252,6 +311,7 @@ int main(void)
     stores();
     loads();
     not_emulated();
+    sse();
     through_protection();
     return unit_done();
 }

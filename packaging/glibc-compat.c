@@ -3,7 +3,7 @@
  * to keep the glibc it needs as old as its functions are: built against
  * glibc 2.34 or newer, a call of pthread_create, sem_wait or dlopen binds
  * to the GLIBC_2.34 version those got when libpthread and libdl moved into
- * libc, stat and fstat to GLIBC_2.33 and pthread_sigmask to GLIBC_2.32,
+ * libc, stat and fstat to GLIBC_2.33 (pthread_sigmask, at GLIBC_2.32, is syncguard's own shim, preload/libc/sigmask.c, which finds libc's at run time),
  * and the dynamic linker of an older glibc refuses the library. Every
  * libc of today still carries the older versions of these functions, the
  * same code: the hidden definitions here, which the calls of syncguard and
@@ -26,7 +26,6 @@ OLD(pthread_key_create, GLIBC_2.2.5);
 OLD(pthread_once, GLIBC_2.2.5);
 OLD(pthread_setspecific, GLIBC_2.2.5);
 OLD(pthread_setname_np, GLIBC_2.12);
-OLD(pthread_sigmask, GLIBC_2.2.5);
 OLD(pthread_rwlock_init, GLIBC_2.2.5);
 OLD(pthread_rwlock_destroy, GLIBC_2.2.5);
 OLD(pthread_rwlock_rdlock, GLIBC_2.2.5);
@@ -47,7 +46,6 @@ int old_pthread_key_create(pthread_key_t *, void (*)(void *));
 int old_pthread_once(pthread_once_t *, void (*)(void));
 int old_pthread_setspecific(pthread_key_t, const void *);
 int old_pthread_setname_np(pthread_t, const char *);
-int old_pthread_sigmask(int, const sigset_t *, sigset_t *);
 int old_pthread_rwlock_init(pthread_rwlock_t *, const pthread_rwlockattr_t *);
 int old_pthread_rwlock_destroy(pthread_rwlock_t *);
 int old_pthread_rwlock_rdlock(pthread_rwlock_t *);
@@ -73,7 +71,6 @@ HIDDEN int pthread_once(pthread_once_t *o, void (*f)(void)) { return old_pthread
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 HIDDEN int pthread_setspecific(pthread_key_t k, const void *v) { return old_pthread_setspecific(k, v); }
 HIDDEN int pthread_setname_np(pthread_t t, const char *n) { return old_pthread_setname_np(t, n); }
-HIDDEN int pthread_sigmask(int how, const sigset_t *s, sigset_t *o) { return old_pthread_sigmask(how, s, o); }
 HIDDEN int pthread_rwlock_init(pthread_rwlock_t *l, const pthread_rwlockattr_t *a)
 {
     return old_pthread_rwlock_init(l, a);

@@ -25,7 +25,7 @@ build_racy() {
 
 # run_racy WHAT COMMAND...: COMMAND (a launcher and its arguments, the racy
 # program's path last) must exit 66 with an early-host-read report of
-# racy.c:29 in sum, and the program must have read correct data; the
+# racy.c:30 in sum, and the program must have read correct data; the
 # report is printed.
 run_racy() {
     what=$1
@@ -36,7 +36,7 @@ run_racy() {
     cat "$tmp/out"
     [ "$rc" = 66 ] || fail "$what: exit $rc, want 66"
     grep -q '==WARNING: syncguard: host read of a device-to-host copy' "$tmp/out" || fail "$what: no report"
-    grep -q '^SUMMARY: syncguard: early-host-read racy.c:29 in sum' "$tmp/out" || fail "$what: no SUMMARY line for racy.c:29"
+    grep -q '^SUMMARY: syncguard: early-host-read racy.c:30 in sum' "$tmp/out" || fail "$what: no SUMMARY line for racy.c:30"
     grep -q 'sum=16777216 expected=16777216 (correct)' "$tmp/out" || fail "$what: the program did not read correct data"
 }
 

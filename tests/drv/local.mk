@@ -181,12 +181,16 @@ DRV_TESTBINS = \
 	drv/robust_signal_handler_guarded_race \
 	drv/robust_signal_in_lock_ok \
 	drv/robust_signal_in_lock_race \
+	drv/robust_signal_legacy_ok \
+	drv/robust_signal_legacy_race \
 	drv/robust_signal_nested_blocked \
 	drv/robust_signal_nodefer_ok \
 	drv/robust_signal_sigtrap \
 	drv/robust_small_altstack_race \
 	drv/robust_small_buffers_gated \
 	drv/robust_small_buffers_packed \
+	drv/robust_syscall_chk_ok \
+	drv/robust_syscall_chk_race \
 	drv/robust_syscall_guarded_meanwhile_ok \
 	drv/robust_syscall_lfs \
 	drv/robust_syscall_neighbour \
@@ -376,12 +380,16 @@ DRV_SOURCES = \
 	drv/robust_signal_handler_guarded_race.c \
 	drv/robust_signal_in_lock_ok.c \
 	drv/robust_signal_in_lock_race.c \
+	drv/robust_signal_legacy_ok.c \
+	drv/robust_signal_legacy_race.c \
 	drv/robust_signal_nested_blocked.c \
 	drv/robust_signal_nodefer_ok.c \
 	drv/robust_signal_sigtrap.c \
 	drv/robust_small_altstack_race.c \
 	drv/robust_small_buffers_gated.c \
 	drv/robust_small_buffers_packed.c \
+	drv/robust_syscall_chk_ok.c \
+	drv/robust_syscall_chk_race.c \
 	drv/robust_syscall_guarded_meanwhile_ok.c \
 	drv/robust_syscall_lfs.c \
 	drv/robust_syscall_neighbour.c \

@@ -141,6 +141,7 @@ DRV_TESTBINS = \
 	drv/m_wait_event_ok \
 	drv/options_bad_key \
 	drv/options_bad_value \
+	drv/options_secure_mode \
 	drv/procaddr_per_thread \
 	drv/procaddr_per_thread_sync \
 	drv/procaddr_runtime_style \
@@ -149,6 +150,8 @@ DRV_TESTBINS = \
 	drv/robust_bulk_read_race \
 	drv/robust_bulk_read_race_late \
 	drv/robust_bulk_read_shared_page \
+	drv/robust_dlopen_ctor_ok \
+	drv/robust_dlopen_ctor_race \
 	drv/robust_exit_work_ok \
 	drv/robust_exit_work_race \
 	drv/robust_fork_after_report \
@@ -176,6 +179,8 @@ DRV_TESTBINS = \
 	drv/robust_program_mprotect_order \
 	drv/robust_settle_other_thread_ok \
 	drv/robust_settle_other_thread_race \
+	drv/robust_sigmask_blocked_ok \
+	drv/robust_sigmask_blocked_race \
 	drv/robust_signal_chain \
 	drv/robust_signal_handler_guarded_ok \
 	drv/robust_signal_handler_guarded_race \
@@ -340,6 +345,7 @@ DRV_SOURCES = \
 	drv/m_wait_event_ok.c \
 	drv/options_bad_key.c \
 	drv/options_bad_value.c \
+	drv/options_secure_mode.c \
 	drv/procaddr_per_thread.c \
 	drv/procaddr_per_thread_sync.c \
 	drv/procaddr_runtime_style.c \
@@ -348,6 +354,8 @@ DRV_SOURCES = \
 	drv/robust_bulk_read_race.c \
 	drv/robust_bulk_read_race_late.c \
 	drv/robust_bulk_read_shared_page.c \
+	drv/robust_dlopen_ctor_ok.c \
+	drv/robust_dlopen_ctor_race.c \
 	drv/robust_exit_work_ok.c \
 	drv/robust_exit_work_race.c \
 	drv/robust_fork_after_report.c \
@@ -375,6 +383,8 @@ DRV_SOURCES = \
 	drv/robust_program_mprotect_order.c \
 	drv/robust_settle_other_thread_ok.c \
 	drv/robust_settle_other_thread_race.c \
+	drv/robust_sigmask_blocked_ok.c \
+	drv/robust_sigmask_blocked_race.c \
 	drv/robust_signal_chain.c \
 	drv/robust_signal_handler_guarded_ok.c \
 	drv/robust_signal_handler_guarded_race.c \

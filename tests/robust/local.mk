@@ -8,3 +8,7 @@
 # the preload (skips without a python3 that has pytest).
 TESTS += robust/pytest_faulthandler.sh
 EXTRA_DIST += robust/pytest_faulthandler.sh robust/test_faulthandler_race.py
+
+# log_path.sh: log_path's checks (too long, empty, %r from the environment).
+TESTS += robust/log_path.sh
+EXTRA_DIST += robust/log_path.sh

@@ -1,0 +1,13 @@
+/* robust_sigmask_blocked_race: see robust_sigmask.h.  Early reads of a
+ * copy in flight with SIGTRAP, then SIGSEGV too, blocked: each reported,
+ * correct data, the program's view of its mask intact.
+ *
+ * SG-EXPECT: early-host-read
+ * SG-GREP: syncguard: 4 races reported
+ */
+#include "robust_sigmask.h"
+
+int main(void)
+{
+    return sigmask_main(1);
+}

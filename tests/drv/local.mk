@@ -162,6 +162,9 @@ DRV_TESTBINS = \
 	drv/robust_futex_sem_race \
 	drv/robust_fwrite \
 	drv/robust_h2d_pinned_read_then_write \
+	drv/robust_map_count_budget_ok \
+	drv/robust_map_count_reopen_ok \
+	drv/robust_map_count_reopen_race \
 	drv/robust_mprotect_fails \
 	drv/robust_neighbour_emulated \
 	drv/robust_neighbour_emulated_race \
@@ -366,6 +369,9 @@ DRV_SOURCES = \
 	drv/robust_futex_sem_race.c \
 	drv/robust_fwrite.c \
 	drv/robust_h2d_pinned_read_then_write.c \
+	drv/robust_map_count_budget_ok.c \
+	drv/robust_map_count_reopen_ok.c \
+	drv/robust_map_count_reopen_race.c \
 	drv/robust_mprotect_fails.c \
 	drv/robust_neighbour_emulated.c \
 	drv/robust_neighbour_emulated_race.c \

@@ -1,0 +1,12 @@
+/* robust_map_count_reopen_race: see robust_map_count_reopen.h.  At the
+ * limit on mappings, an early read of a copy in flight: reported, then
+ * the copied data.
+ *
+ * SG-EXPECT: early-host-read
+ */
+#include "robust_map_count_reopen.h"
+
+int main(void)
+{
+    return reopen_main(1);
+}

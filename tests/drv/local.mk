@@ -165,6 +165,7 @@ DRV_TESTBINS = \
 	drv/robust_map_count_budget_ok \
 	drv/robust_map_count_reopen_ok \
 	drv/robust_map_count_reopen_race \
+	drv/robust_mlock_madvise \
 	drv/robust_mprotect_fails \
 	drv/robust_neighbour_emulated \
 	drv/robust_neighbour_emulated_race \
@@ -180,8 +181,11 @@ DRV_TESTBINS = \
 	drv/robust_pitched_row_race \
 	drv/robust_program_mprotect_kept \
 	drv/robust_program_mprotect_order \
+	drv/robust_raw_fork_child \
+	drv/robust_register_mixed_prot \
 	drv/robust_settle_other_thread_ok \
 	drv/robust_settle_other_thread_race \
+	drv/robust_siglongjmp_wait \
 	drv/robust_sigmask_blocked_ok \
 	drv/robust_sigmask_blocked_race \
 	drv/robust_signal_chain \
@@ -372,6 +376,7 @@ DRV_SOURCES = \
 	drv/robust_map_count_budget_ok.c \
 	drv/robust_map_count_reopen_ok.c \
 	drv/robust_map_count_reopen_race.c \
+	drv/robust_mlock_madvise.c \
 	drv/robust_mprotect_fails.c \
 	drv/robust_neighbour_emulated.c \
 	drv/robust_neighbour_emulated_race.c \
@@ -387,8 +392,11 @@ DRV_SOURCES = \
 	drv/robust_pitched_row_race.c \
 	drv/robust_program_mprotect_kept.c \
 	drv/robust_program_mprotect_order.c \
+	drv/robust_raw_fork_child.c \
+	drv/robust_register_mixed_prot.c \
 	drv/robust_settle_other_thread_ok.c \
 	drv/robust_settle_other_thread_race.c \
+	drv/robust_siglongjmp_wait.c \
 	drv/robust_sigmask_blocked_ok.c \
 	drv/robust_sigmask_blocked_race.c \
 	drv/robust_signal_chain.c \

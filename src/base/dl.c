@@ -67,6 +67,16 @@ void *sg_real_next_cached(void **slot, const char *name)
     return fn;
 }
 
+/* The linker's bounds of the section sg_next (base/dl.h). */
+extern const struct sg_next_slot __start_sg_next[] __attribute__((weak, visibility("hidden")));
+extern const struct sg_next_slot __stop_sg_next[] __attribute__((weak, visibility("hidden")));
+
+void sg_real_next_resolve_all(void)
+{
+    for (const struct sg_next_slot *s = __start_sg_next; s && s < __stop_sg_next; s++)
+        sg_real_next_cached(s->slot, s->name);
+}
+
 void sg_check_preload_order(void)
 {
     static int said;

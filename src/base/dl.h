@@ -20,14 +20,34 @@ void *sg_real_next(const char *name);
  * look-up behind every libc shim (preload/shim.h). */
 void *sg_real_next_cached(void **slot, const char *name);
 
+/* A place that SG_NEXT looks a function up for, collected by the linker
+ * into the section sg_next so that sg_real_next_resolve_all can fill them
+ * all at start-up. */
+struct sg_next_slot {
+    void **slot;
+    const char *name;
+};
+
 /* The next definition of the function name, typed as the declaration of
  * name in scope (syncguard's own shim of it), looked up once per place it
- * is used: SG_NEXT(read)(fd, buf, n). NULL when there is none. */
+ * is used: SG_NEXT(read)(fd, buf, n). NULL when there is none. Every such
+ * place is filled at start-up (sg_real_next_resolve_all): a look-up is a
+ * dlsym call, which takes the loader's lock, and a shim called later by
+ * syncguard's reporter thread while the thread it reports on holds that
+ * lock (a race in a dlopen()ed library's constructor) would wait for a
+ * thread that waits for the report. The lazy look-up stays for calls made
+ * before start-up ends. */
 #define SG_NEXT(name)                                                             \
     ({                                                                            \
         static void *sg_next_;                                                    \
+        static const struct sg_next_slot sg_next_entry_                           \
+            __attribute__((section("sg_next"), used)) = { &sg_next_, #name };     \
+        (void)sg_next_entry_;                                                     \
         (__typeof__(&name))sg_real_next_cached(&sg_next_, #name);                 \
     })
+
+/* Fills every SG_NEXT place (from sg_init). */
+void sg_real_next_resolve_all(void);
 
 /* Warns once when syncguard is not first in the search order for dlsym
  * (after sg_self_init). */

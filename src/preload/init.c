@@ -49,6 +49,7 @@ static void do_init(void)
     SG_INSIDE_SYNCGUARD {
         parse_options_or_die();
         sg_resolve_real_dlsym();
+        sg_real_next_resolve_all();
         sg_self_init();
         sg_check_preload_order();
         sg_page_init();

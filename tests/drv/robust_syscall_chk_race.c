@@ -18,7 +18,7 @@
  *
  * SG-EXPECT: early-host-write
  * SG-GREP: syncguard: 5 races reported
- * SG-GREP: ^SUMMARY: syncguard: early-host-write robust_syscall_chk_race.c:[0-9]* in main
+ * SG-GREP: ^SUMMARY: syncguard: early-host-write robust_syscall_chk.h:[0-9]* in chk_main
  */
 #include "robust_syscall_chk.h"
 

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -112,3 +113,38 @@ SHIM(size_t, fread_unlocked, (void *b, size_t size, size_t n, FILE *fp), BUF(b, 
      size, n, fp)
 SHIM(size_t, fwrite_unlocked, (const void *b, size_t size, size_t n, FILE *fp),
      BUF(b, size * n, 0), b, size, n, fp)
+
+/* The fortified entry points (-D_FORTIFY_SOURCE, distributions' default
+ * flags): where the compiler knows the buffer's size, glibc's headers call
+ * these instead, and glibc's own implementation reaches the system call
+ * through its internal names, past the shims above. buflen is what the
+ * compiler knows of the buffer: the real function aborts the program
+ * (__chk_fail) when the call asks for more, so only that much is
+ * announced, and an overflowing size*n of fread is left to it too. */
+static size_t chk_len(size_t n, size_t buflen)
+{
+    return n < buflen ? n : buflen;
+}
+
+static size_t chk_fread_len(size_t size, size_t n, size_t buflen)
+{
+    if (size && n > SIZE_MAX / size)
+        return 0;
+    return chk_len(size * n, buflen);
+}
+
+SHIM(ssize_t, __read_chk, (int fd, void *b, size_t n, size_t bl), BUF(b, chk_len(n, bl), 1), fd,
+     b, n, bl)
+SHIM(ssize_t, __pread_chk, (int fd, void *b, size_t n, off_t o, size_t bl),
+     BUF(b, chk_len(n, bl), 1), fd, b, n, o, bl)
+SHIM(ssize_t, __pread64_chk, (int fd, void *b, size_t n, off64_t o, size_t bl),
+     BUF(b, chk_len(n, bl), 1), fd, b, n, o, bl)
+SHIM(ssize_t, __recv_chk, (int fd, void *b, size_t n, size_t bl, int f),
+     BUF(b, chk_len(n, bl), 1), fd, b, n, bl, f)
+SHIM(ssize_t, __recvfrom_chk,
+     (int fd, void *b, size_t n, size_t bl, int f, struct sockaddr *a, socklen_t *al),
+     BUF(b, chk_len(n, bl), 1), fd, b, n, bl, f, a, al)
+SHIM(size_t, __fread_chk, (void *b, size_t bl, size_t size, size_t n, FILE *fp),
+     BUF(b, chk_fread_len(size, n, bl), 1), b, bl, size, n, fp)
+SHIM(size_t, __fread_unlocked_chk, (void *b, size_t bl, size_t size, size_t n, FILE *fp),
+     BUF(b, chk_fread_len(size, n, bl), 1), b, bl, size, n, fp)

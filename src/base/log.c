@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -64,16 +65,29 @@ void sg_line_write(const struct sg_line *l)
     sg_log_write(l->buf, l->n);
 }
 
-static const char *rank_from_env(void)
+/* The variable %r takes the rank from, and its value; "0" from no variable
+ * when none is set. */
+static const char *rank_from_env(const char **var)
 {
     static const char *const vars[] = { "RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
                                         "SLURM_PROCID" };
     for (size_t i = 0; i < SG_ARRAY_SIZE(vars); i++) {
         const char *v = getenv(vars[i]);
-        if (v && *v)
+        if (v && *v) {
+            *var = vars[i];
             return v;
+        }
     }
+    *var = NULL;
     return "0";
+}
+
+/* A rank is a number: the environment is the launcher's, or whoever's, and
+ * pasting it into a path as it is would let RANK=../../x name any file. */
+static int is_rank(const char *v)
+{
+    size_t n = strspn(v, "0123456789");
+    return n > 0 && n <= 10 && v[n] == '\0';
 }
 
 int sg_log_expand_path(const char *prefix, char *out, size_t outlen)
@@ -82,25 +96,27 @@ int sg_log_expand_path(const char *prefix, char *out, size_t outlen)
     int had_pid = 0;
     char num[24];
     for (const char *p = prefix; *p; p++) {
-        const char *piece = NULL;
+        const char *piece = NULL, *var;
         char one[2] = { *p, 0 };
         if (p[0] == '%' && p[1] == 'p') {
             sg_fmt_u64(num, (unsigned long long)getpid(), 10);
             piece = num, had_pid = 1, p++;
         } else if (p[0] == '%' && p[1] == 'r') {
-            piece = rank_from_env(), p++;
+            piece = rank_from_env(&var), p++;
+            if (!is_rank(piece))
+                return errno = EINVAL, -1;
         } else {
             piece = one;
         }
         size_t len = strlen(piece);
         if (n + len + 1 > outlen)
-            return -1;
+            return errno = ENAMETOOLONG, -1;
         memcpy(out + n, piece, len), n += len;
     }
     if (!had_pid) {
         sg_fmt_u64(num, (unsigned long long)getpid(), 10);
         if (n + 1 + strlen(num) + 1 > outlen)
-            return -1;
+            return errno = ENAMETOOLONG, -1;
         out[n++] = '.';
         memcpy(out + n, num, strlen(num) + 1);
         n += strlen(num);
@@ -109,16 +125,69 @@ int sg_log_expand_path(const char *prefix, char *out, size_t outlen)
     return 0;
 }
 
-int sg_log_create_file(const char *path)
+void sg_log_path_problem(int err, char *out, size_t len)
+{
+    const char *var;
+    const char *rank = rank_from_env(&var);
+    if (err == EINVAL && var)
+        snprintf(out, len, "%%r: %s='%.64s%s' is not a rank number", var, rank,
+                 strlen(rank) > 64 ? "..." : "");
+    else
+        snprintf(out, len, "%s", strerror(err));
+}
+
+/* The path of the log file syncguard created, to open it again; and what
+ * it is, to tell it from a file the program opened under the same number
+ * after closing syncguard's (a daemon closing every descriptor). */
+static char log_file[4096];
+static dev_t log_dev;
+static ino_t log_ino;
+
+static int create_file_named(const char *path, char *created, size_t len)
 {
     const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
     int fd = open(path, flags, 0644);
-    char alt[4096];
+    snprintf(created, len, "%s", path);
     for (int i = 1; fd < 0 && errno == EEXIST && i < 100; i++) {
-        snprintf(alt, sizeof alt, "%s.%d", path, i);
-        fd = open(alt, flags, 0644);
+        snprintf(created, len, "%s.%d", path, i);
+        fd = open(created, flags, 0644);
     }
     return fd;
+}
+
+int sg_log_create_file(const char *path)
+{
+    char created[4096];
+    return create_file_named(path, created, sizeof created);
+}
+
+/* Moves fd out of the way of the program's low numbers (which programs
+ * close and reuse freely), and remembers what file it is. */
+static int keep_log_fd(int fd)
+{
+    int high = fcntl(fd, F_DUPFD_CLOEXEC, 512);
+    if (high >= 0) {
+        close(fd);
+        fd = high;
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0)
+        log_dev = st.st_dev, log_ino = st.st_ino;
+    return fd;
+}
+
+/* "cannot create log file ...", on stderr: one line however long log_path
+ * is (the prefix is shown cut), and the reason for the failure just seen. */
+static void say_cannot_create(const char *lp, int err)
+{
+    char why[160], msg[600];
+    sg_log_path_problem(err, why, sizeof why);
+    int len = snprintf(msg, sizeof msg,
+                       "==%d==ERROR: syncguard: cannot create log file from log_path=%.256s%s: "
+                       "%s; logging to stderr\n",
+                       (int)getpid(), lp, strlen(lp) > 256 ? "..." : "", why);
+    if (len > 0)
+        sg_write_all(2, msg, (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1);
 }
 
 /* Opens the log named by log_path; falls back to stderr, saying why. */
@@ -132,28 +201,44 @@ static int open_log(void)
     char path[4096];
     int fd = -1;
     if (sg_log_expand_path(lp, path, sizeof path) == 0)
-        fd = sg_log_create_file(path);
+        fd = create_file_named(path, log_file, sizeof log_file);
     if (fd < 0) {
-        char msg[4400];
-        int len = snprintf(msg, sizeof msg,
-                           "==%d==ERROR: syncguard: cannot create log file from log_path=%s: %s; "
-                           "logging to stderr\n",
-                           (int)getpid(), lp, strerror(errno));
-        if (len > 0 && write(2, msg, (size_t)len) < 0)
-            return 2;
+        say_cannot_create(lp, errno);
+        log_file[0] = '\0';
         return 2;
     }
-    return fd;
+    return keep_log_fd(fd);
 }
 
+/* Whether fd is still the log file syncguard opened: the program may have
+ * closed it (a daemon closing every descriptor) and opened something else
+ * under its number. Async-signal-safe. */
+static int still_the_log(int fd)
+{
+    struct stat st;
+    return fd <= 2 || (fstat(fd, &st) == 0 && st.st_dev == log_dev && st.st_ino == log_ino);
+}
+
+/* The log file opened again, to append, after the program closed it;
+ * stderr if that fails. open_lock held. */
+static int reopen_log(void)
+{
+    int fd = open(log_file, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+    return fd < 0 ? 2 : keep_log_fd(fd);
+}
+
+/* The lock only to open: the fault handler writes here too, and may have
+ * interrupted a thread that is writing. */
 static int current_fd(void)
 {
     int fd = __atomic_load_n(&log_fd, __ATOMIC_ACQUIRE);
-    if (SG_LIKELY(fd >= 0))
+    if (SG_LIKELY(fd >= 0) && still_the_log(fd))
         return fd;
     sg_lock(&open_lock);
     if (log_fd < 0)
         __atomic_store_n(&log_fd, open_log(), __ATOMIC_RELEASE);
+    else if (!still_the_log(log_fd))
+        __atomic_store_n(&log_fd, reopen_log(), __ATOMIC_RELEASE);
     fd = log_fd;
     sg_unlock(&open_lock);
     return fd;
@@ -162,6 +247,7 @@ static int current_fd(void)
 void sg_log_after_fork_child(void)
 {
     log_fd = -1;
+    log_file[0] = '\0';
     sg_lock_reset(&open_lock);
 }
 

@@ -18,8 +18,12 @@ void sg_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "==PID==WARNING: syncguard: ..." on the log, once per call site key. */
 void sg_log_warn_once(int *said, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Expands %p and %r in a log_path/json_path prefix into out; appends .PID
- * when the prefix has no %p. Returns 0, or -1 when it does not fit. */
+ * when the prefix has no %p. Returns 0, or -1 with errno ENAMETOOLONG when
+ * it does not fit, EINVAL when %r's rank is not a number. */
 int sg_log_expand_path(const char *prefix, char *out, size_t outlen);
+/* Why sg_log_expand_path or the file's creation failed with err, in words
+ * (naming the rank's variable for EINVAL). */
+void sg_log_path_problem(int err, char *out, size_t len);
 /* Creates the file for a process: never follows a symlink, never truncates
  * or appends to a file that exists (it tries NAME.1, NAME.2, ...). */
 int sg_log_create_file(const char *path);

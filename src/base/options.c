@@ -123,6 +123,13 @@ static int apply(const struct opt_desc *d, const char *value, struct sg_options 
                  value, d->name, d->lo, d->hi);
         return -1;
     case T_STR:
+        /* An empty log_path names no file: the log would be ".PID" in
+         * whatever the working directory is. */
+        if (!*value && field == (char *)&o->log_path) {
+            snprintf(err, errlen, "empty value for option 'log_path' (expected stderr, stdout "
+                                  "or a path prefix)");
+            return -1;
+        }
         /* The value lives in the copy of the option string made by the caller. */
         *(const char **)field = value;
         return 0;

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "base/common.h"
@@ -27,10 +28,26 @@
 
 static atomic_long init_thread;
 
+/* SYNCGUARD_OPTIONS, unless the process runs in secure-execution mode (a
+ * set-user-ID or set-group-ID program, or one with capabilities): its
+ * environment is then whoever started it, who must not choose the files it
+ * writes (log_path, json_path) or make it abort. glibc ignores
+ * LD_LIBRARY_PATH then, and the sanitizers their options. */
+static const char *options_text(void)
+{
+    const char *text = getenv("SYNCGUARD_OPTIONS");
+    if (text && getauxval(AT_SECURE)) {
+        fprintf(stderr, "==%d==WARNING: syncguard: secure-execution mode (AT_SECURE): "
+                        "SYNCGUARD_OPTIONS ignored, running with the defaults\n", (int)getpid());
+        return NULL;
+    }
+    return text;
+}
+
 static void parse_options_or_die(void)
 {
     char err[512];
-    if (sg_options_parse(getenv("SYNCGUARD_OPTIONS"), &sg_opt, err, sizeof err) < 0) {
+    if (sg_options_parse(options_text(), &sg_opt, err, sizeof err) < 0) {
         fprintf(stderr, "==%d==ERROR: syncguard: SYNCGUARD_OPTIONS: %s\n", (int)getpid(), err);
         _exit(1);
     }

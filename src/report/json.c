@@ -165,11 +165,11 @@ static int open_file(void)
     int fd = -1;
     if (sg_log_expand_path(sg_opt.json_path, path, sizeof path) == 0)
         fd = sg_log_create_file(path);
-    else
-        errno = ENAMETOOLONG;
     if (fd < 0) {
-        sg_log_error("cannot create JSON file from json_path=%s: %s; no JSON output",
-                     sg_opt.json_path, strerror(errno));
+        char why[160];
+        sg_log_path_problem(errno, why, sizeof why);
+        sg_log_error("cannot create JSON file from json_path=%.256s%s: %s; no JSON output",
+                     sg_opt.json_path, strlen(sg_opt.json_path) > 256 ? "..." : "", why);
         return FILE_FAILED;
     }
     return fd;

@@ -162,6 +162,7 @@ DRV_TESTBINS = \
 	drv/robust_futex_sem_race \
 	drv/robust_fwrite \
 	drv/robust_h2d_pinned_read_then_write \
+	drv/robust_log_fd_reused \
 	drv/robust_map_count_budget_ok \
 	drv/robust_map_count_reopen_ok \
 	drv/robust_map_count_reopen_race \
@@ -373,6 +374,7 @@ DRV_SOURCES = \
 	drv/robust_futex_sem_race.c \
 	drv/robust_fwrite.c \
 	drv/robust_h2d_pinned_read_then_write.c \
+	drv/robust_log_fd_reused.c \
 	drv/robust_map_count_budget_ok.c \
 	drv/robust_map_count_reopen_ok.c \
 	drv/robust_map_count_reopen_race.c \

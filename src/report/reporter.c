@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/common.h"
+#include "base/dl.h"
 #include "base/lock.h"
 #include "base/log.h"
 #include "report/report.h"
@@ -69,14 +70,14 @@ void sg_reporter_ensure_started(void)
     /* The reporter must never receive the program's signals. */
     sigset_t all, old;
     sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
+    SG_NEXT(pthread_sigmask)(SIG_SETMASK, &all, &old);
     pthread_t t;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     int rc = pthread_create(&t, &attr, reporter_main, NULL);
     pthread_attr_destroy(&attr);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    SG_NEXT(pthread_sigmask)(SIG_SETMASK, &old, NULL);
     if (rc != 0) {
         static int said;
         sg_log_warn_once(&said, "cannot start the reporter thread; reports will be terse");

@@ -29,6 +29,14 @@ int sg_protect(uintptr_t lo, size_t len, int prot);
  * page was opened after it) only if protections changed since. */
 unsigned long sg_protect_epoch(void);
 
+/* ---- guard/maps.c: the limit on mappings, with sg_model_lock held ---- */
+/* Reads the limit (map_count_limit, else vm.max_map_count); from sg_init. */
+void sg_maps_init(void);
+long sg_maps_limit(void);
+/* Whether a new guard leaves the program its reserve of mappings; counts
+ * the copies that stay unguarded (guards_skipped_maps). */
+int sg_maps_room_for_guard(void);
+
 /* ---- guard/normal.c, with sg_model_lock held ---- */
 /* A page's protection when no copy restricts it. */
 int sg_guard_normal_prot(uintptr_t page);

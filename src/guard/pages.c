@@ -41,6 +41,8 @@ static void add_edge(void *arg, uintptr_t a)
 
 static void collect_edges(struct sg_copy *c, void *arg)
 {
+    if (c->unguarded)
+        return;
     add_edge(arg, c->pg_lo);
     add_edge(arg, c->pg_hi);
 }
@@ -63,7 +65,7 @@ struct piece {
 static void restrict_prot(struct sg_copy *c, void *arg)
 {
     struct piece *p = arg;
-    if (c->pg_lo <= p->lo && c->pg_hi >= p->hi)
+    if (!c->unguarded && c->pg_lo <= p->lo && c->pg_hi >= p->hi)
         p->prot &= c->guard == SG_GUARD_NO_ACCESS && !p->sync ? PROT_NONE : PROT_READ;
 }
 
@@ -89,6 +91,69 @@ unsigned long sg_protect_epoch(void)
     return sg_stat_get(SG_STAT_mprotect_calls);
 }
 
+/* ---- when the kernel refuses a split ----
+ * Opening part of a guarded mapping splits it, which the kernel refuses
+ * (ENOMEM) when the process is at its limit on mappings (guard/maps.c).
+ * Pages left closed with no copy guarding them would crash the program's
+ * next access, so syncguard opens more instead: every guard that shares a
+ * mapping with the range, i.e. the range grown over each guarded copy that
+ * overlaps or touches it. The whole of those mappings then changes, and
+ * merges with its neighbours: no split, fewer mappings. Their copies stay
+ * active but unguarded (a race on them is missed, never a false one). */
+struct grow {
+    uintptr_t lo, hi;
+    int grew;
+};
+
+static void grow_over(struct sg_copy *c, void *arg)
+{
+    struct grow *g = arg;
+    if (c->unguarded)
+        return;
+    if (c->pg_lo < g->lo)
+        g->lo = c->pg_lo, g->grew = 1;
+    if (c->pg_hi > g->hi)
+        g->hi = c->pg_hi, g->grew = 1;
+}
+
+static void drop_guard(struct sg_copy *c, void *arg)
+{
+    (void)arg;
+    if (!c->unguarded)
+        sg_stat_add(SG_STAT_guards_dropped_maps, 1);
+    c->unguarded = 1;
+}
+
+static int open_around(uintptr_t lo, uintptr_t hi)
+{
+    struct grow g = { lo, hi, 1 };
+    while (g.grew) {
+        g.grew = 0;
+        sg_copies_overlapping(g.lo - sg_page_size, g.hi + sg_page_size, grow_over, &g);
+    }
+    sg_copies_overlapping(g.lo, g.hi, drop_guard, NULL);
+    /* Each piece its normal protection: the program's own spans cut it. */
+    struct edges e = { .lo = g.lo, .hi = g.hi };
+    sg_guard_edges(g.lo, g.hi, add_edge, &e);
+    sort_edges(&e);
+    int rc = 0;
+    for (int i = 0; i <= e.n; i++) {
+        uintptr_t a = i == 0 ? g.lo : e.at[i - 1];
+        uintptr_t b = i == e.n ? g.hi : e.at[i];
+        if (a < b)
+            rc |= sg_protect(a, b - a, sg_guard_normal_prot(a));
+    }
+    return rc;
+}
+
+/* sg_protect, and open_around when the kernel refuses the split. */
+static int protect_or_open(uintptr_t lo, uintptr_t hi, int prot)
+{
+    if (sg_protect(lo, hi - lo, prot) == 0)
+        return 0;
+    return errno == ENOMEM ? open_around(lo, hi) : -1;
+}
+
 int sg_guard_update(uintptr_t lo, uintptr_t hi)
 {
     struct edges e = { .lo = lo, .hi = hi };
@@ -112,13 +177,13 @@ int sg_guard_update(uintptr_t lo, uintptr_t hi)
             continue;
         int prot = piece_prot(a, b);
         if (prot != run_prot && run_prot >= 0) {
-            rc |= sg_protect(run_lo, a - run_lo, run_prot);
+            rc |= protect_or_open(run_lo, a, run_prot);
             run_lo = a;
         }
         run_prot = prot;
     }
     if (run_prot >= 0)
-        rc |= sg_protect(run_lo, hi - run_lo, run_prot);
+        rc |= protect_or_open(run_lo, hi, run_prot);
     return rc ? -1 : 0;
 }
 

@@ -24,6 +24,7 @@ static void fill(struct sg_copy *c, const struct sg_copy_request *rq,
 {
     c->state = SG_COPY_ACTIVE;
     c->settling = 0;
+    c->unguarded = 0;
     c->id = next_id++;
     c->base = rq->base;
     c->shape = rq->shape;
@@ -67,6 +68,11 @@ void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int n
     sg_lock(&sg_model_lock);
     struct sg_stream *s = sg_stream_get(rq->stream, rq->per_thread);
     uint64_t seq = sg_stream_enqueue(s);
+    if (!sg_maps_room_for_guard()) {
+        sg_unlock(&sg_model_lock);
+        sg_event_pool_put(si.ctx, ev);
+        return; /* counted in guards_skipped_maps (verbosity=1) */
+    }
     struct sg_copy *c = sg_copies_alloc();
     if (!c) {
         sg_unlock(&sg_model_lock);

@@ -27,6 +27,10 @@ struct sg_copy {
      * has covered it since: an access by another thread meanwhile is a
      * race nobody else reports. */
     unsigned char settling;
+    /* Its guard was opened early (guard/pages.c: the kernel refused the
+     * split that opening a neighbour needed): active, but no longer
+     * protecting its pages. */
+    unsigned char unguarded;
     uint64_t id;
     uintptr_t base; /* the copy's host bytes start here... */
     size_t size;    /* ...and end within size bytes (the extent) */

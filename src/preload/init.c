@@ -21,6 +21,7 @@
 #include "capture/python.h"
 #include "capture/stack.h"
 #include "fault/fault.h"
+#include "guard/guard.h"
 #include "model/copies.h"
 #include "preload/root.h"
 #include "preload/shim.h"
@@ -70,6 +71,7 @@ static void do_init(void)
         sg_self_init();
         sg_check_preload_order();
         sg_page_init();
+        sg_maps_init();
         if (sg_copies_init(sg_opt.max_pending) < 0) {
             fprintf(stderr, "==%d==ERROR: syncguard: cannot map the copy table\n",
                     (int)getpid());

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The kernel's limit on a process's memory mappings (vm.max_map_count,
+ * 65530 by default). A guard on part of a mapping splits it: up to two
+ * more mappings per guarded copy. At the limit the kernel refuses every
+ * split (mprotect, mmap, a thread's stack: ENOMEM), so guards must never
+ * take the last mappings from the program: syncguard stops guarding new
+ * copies while fewer than a reserve (an eighth of the limit) would be left
+ * to it. The count is measured from /proc/self/maps now and then (rarely
+ * while far from the limit: every 1024 copies) and estimated in between
+ * from the guards added since. With sg_model_lock held. */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "base/options.h"
+#include "base/stats.h"
+#include "guard/guard.h"
+#include "model/copies.h"
+
+#define DEFAULT_LIMIT 65530
+#define MEASURE_EVERY 1024
+#define NEW_GUARD_MAPPINGS 2 /* a split in three */
+
+static long limit, reserve;
+static long measured;     /* mappings at the last measurement */
+static long active_then;  /* active copies then */
+static long since;        /* room asked for since */
+
+/* The lines of /proc/self/maps, read with the system calls themselves;
+ * -1 if it cannot be read. */
+static long count_mappings(void)
+{
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    char buf[4096];
+    long lines = 0;
+    ssize_t n;
+    while ((n = syscall(SYS_read, fd, buf, sizeof buf)) > 0)
+        for (ssize_t i = 0; i < n; i++)
+            lines += buf[i] == '\n';
+    syscall(SYS_close, fd);
+    return lines;
+}
+
+static long read_limit(void)
+{
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/sys/vm/max_map_count",
+                          O_RDONLY | O_CLOEXEC);
+    char buf[32];
+    ssize_t n = fd >= 0 ? syscall(SYS_read, fd, buf, sizeof buf - 1) : -1;
+    if (fd >= 0)
+        syscall(SYS_close, fd);
+    if (n <= 0)
+        return DEFAULT_LIMIT;
+    buf[n] = '\0';
+    long v = strtol(buf, NULL, 10);
+    return v > 0 ? v : DEFAULT_LIMIT;
+}
+
+void sg_maps_init(void)
+{
+    limit = sg_opt.map_count_limit ? sg_opt.map_count_limit : read_limit();
+    reserve = limit / 8 > 64 ? limit / 8 : 64;
+    measured = -1;
+}
+
+long sg_maps_limit(void)
+{
+    return limit;
+}
+
+static void measure(void)
+{
+    measured = count_mappings();
+    active_then = (long)sg_copies_active_count();
+    since = 0;
+}
+
+static long estimate(void)
+{
+    long added = ((long)sg_copies_active_count() - active_then) * NEW_GUARD_MAPPINGS;
+    return measured + (added > 0 ? added : 0);
+}
+
+int sg_maps_room_for_guard(void)
+{
+    if (measured < 0 || ++since >= MEASURE_EVERY)
+        measure();
+    if (measured < 0)
+        return 1; /* no /proc: the kernel's ENOMEM is all there is */
+    if (estimate() + NEW_GUARD_MAPPINGS <= limit - reserve)
+        return 1;
+    if (since > 0)
+        measure(); /* the estimate may be stale: the program unmapped, copies ended */
+    if (estimate() + NEW_GUARD_MAPPINGS <= limit - reserve)
+        return 1;
+    sg_stat_add(SG_STAT_guards_skipped_maps, 1);
+    return 0;
+}

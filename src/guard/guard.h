@@ -36,6 +36,10 @@ long sg_maps_limit(void);
 /* Whether a new guard leaves the program its reserve of mappings; counts
  * the copies that stay unguarded (guards_skipped_maps). */
 int sg_maps_room_for_guard(void);
+/* Memory the program registers keeps the protections it had, mapping by
+ * mapping: those other than read-write are recorded as the program's own
+ * ([lo, hi) page aligned; normal context, it reads /proc/self/maps). */
+void sg_maps_record_prots(uintptr_t lo, uintptr_t hi);
 
 /* ---- guard/normal.c, with sg_model_lock held ---- */
 /* A page's protection when no copy restricts it. */

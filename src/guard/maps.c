@@ -7,10 +7,13 @@
  * copies while fewer than a reserve (an eighth of the limit) would be left
  * to it. The count is measured from /proc/self/maps now and then (rarely
  * while far from the limit: every 1024 copies) and estimated in between
- * from the guards added since. With sg_model_lock held. */
+ * from the guards added since. With sg_model_lock held. And the other use
+ * of /proc/self/maps: the protections of memory the program registers. */
 #include "config.h"
 
 #include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -100,4 +103,28 @@ int sg_maps_room_for_guard(void)
         return 1;
     sg_stat_add(SG_STAT_guards_skipped_maps, 1);
     return 0;
+}
+
+/* The protection of a mapping from its maps line's "rwxp" field. */
+static int prot_of(const char *perms)
+{
+    return (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
+           (perms[2] == 'x' ? PROT_EXEC : 0);
+}
+
+void sg_maps_record_prots(uintptr_t lo, uintptr_t hi)
+{
+    FILE *f = fopen("/proc/self/maps", "re");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned long a, b;
+        char perms[5];
+        if (sscanf(line, "%lx-%lx %4s", &a, &b, perms) != 3 || b <= lo || a >= hi)
+            continue;
+        int prot = prot_of(perms);
+        if (prot != (PROT_READ | PROT_WRITE))
+            sg_guard_program_prot(a > lo ? a : lo, b < hi ? b : hi, prot);
+    }
+    if (f)
+        fclose(f);
 }

@@ -19,29 +19,22 @@
 #include "base/options.h"
 #include "base/page.h"
 #include "fault/access.h"
+#include "guard/guard.h"
 #include "model/model.h"
 #include "preload/shim.h"
 
-/* Whether the host may write the page at addr, from /proc/self/maps:
- * registered memory keeps its protection (CU_MEMHOSTREGISTER_READ_ONLY only
- * says the device reads it), and syncguard must give the same back when it
- * opens a guard. Read once per registration. */
-static int host_writable(uintptr_t addr)
+/* Registered memory keeps its protections (CU_MEMHOSTREGISTER_READ_ONLY
+ * only says the device reads it), and syncguard must give the same back
+ * when it opens a guard: each mapping's, as the program may have set them
+ * page by page before registering. Read once per registration. */
+static void keep_protections(void *p, size_t n)
 {
-    FILE *f = fopen("/proc/self/maps", "re");
-    char line[512];
-    int writable = 1;
-    while (f && fgets(line, sizeof line, f)) {
-        unsigned long lo, hi;
-        char perms[5];
-        if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) == 3 && lo <= addr && addr < hi) {
-            writable = perms[1] == 'w';
-            break;
-        }
-    }
-    if (f)
-        fclose(f);
-    return writable;
+    if (!p || !n)
+        return;
+    uintptr_t lo = sg_page_down((uintptr_t)p), hi = sg_page_up((uintptr_t)p + n);
+    sg_lock(&sg_model_lock);
+    sg_maps_record_prots(lo, hi);
+    sg_unlock(&sg_model_lock);
 }
 
 static void pinned(void *p, size_t n, unsigned flags)
@@ -98,8 +91,10 @@ SG_CUDA_SHIM(cuMemHostAlloc, (void **pp, size_t n, unsigned int flags))
 SG_CUDA_SHIM(cuMemHostRegister_v2, (void *p, size_t n, unsigned int flags))
 {
     CUresult r = SG_FORWARD(cuMemHostRegister_v2, p, n, flags);
-    if (r == CUDA_SUCCESS && SG_ENTER())
-        pinned(p, n, host_writable((uintptr_t)p) ? 0 : SG_PINNED_READ_ONLY);
+    if (r == CUDA_SUCCESS && SG_ENTER()) {
+        keep_protections(p, n);
+        pinned(p, n, 0);
+    }
     return r;
 }
 

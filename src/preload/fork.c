@@ -3,6 +3,7 @@
  * no guard, no stream or event of the parent, and opens its own log. */
 #include "config.h"
 
+#include <errno.h>
 #include <pthread.h>
 
 #include "base/lock.h"
@@ -42,6 +43,23 @@ static void after_fork_child(void)
     sg_log_after_fork_child();
     sg_own_stacks_after_fork_child();
     sg_in_lock_after_fork_child();
+}
+
+/* A fork that glibc does not see (syscall(SYS_fork), or a clone that
+ * shares nothing): no pthread_atfork handler runs for it, so the shim of
+ * syscall() (preload/libc/syscall.c) runs syncguard's own around it. */
+long sg_fork_raw(long (*real)(long, ...), long number, long a1, long a2, long a3, long a4,
+                 long a5)
+{
+    before_fork();
+    long pid = real(number, a1, a2, a3, a4, a5);
+    int saved_errno = errno;
+    if (pid == 0)
+        after_fork_child();
+    else
+        after_fork_parent();
+    errno = saved_errno;
+    return pid;
 }
 
 void sg_fork_install(void)

@@ -81,10 +81,14 @@ static void resolve_range(uintptr_t lo, uintptr_t hi, int access, struct sg_acce
                 continue;
             }
         }
-        sg_unlock(&sg_model_lock);
-        if (!h.handling)
+        if (!h.handling) {
+            sg_unlock(&sg_model_lock);
             return;
-        sched_yield(); /* another thread is waiting for a copy here */
+        }
+        /* Another thread is handling copies here, or was: one that left
+         * its wait by siglongjmp never comes back for them. Waiting for
+         * them here too, and releasing them, does either way. */
+        sg_settle_handled(lo, hi);
     }
 }
 

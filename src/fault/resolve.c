@@ -42,14 +42,22 @@ static enum sg_race_kind race_kind(const struct sg_copy *c, int access)
 static int wait_for_copy(CUevent ev, CUstream h)
 {
     const struct sg_driver *d = sg_driver();
+    /* While it waits the thread is the program's: a signal handler of its
+     * own may run, and leave by siglongjmp (a timeout, an interpreter's
+     * KeyboardInterrupt). syncguard must not then stay "entered" for
+     * good: its shims would pass every later call through. */
+    int depth = sg_in_syncguard;
+    sg_in_syncguard = 0;
+    int in_flight = 1;
     if (!ev) {
         if (d->cuStreamSynchronize)
             d->cuStreamSynchronize(h);
-        return 1;
+    } else {
+        in_flight = d->cuEventQuery(ev) == CUDA_ERROR_NOT_READY;
+        if (in_flight)
+            d->cuEventSynchronize(ev);
     }
-    int in_flight = d->cuEventQuery(ev) == CUDA_ERROR_NOT_READY;
-    if (in_flight)
-        d->cuEventSynchronize(ev);
+    sg_in_syncguard = depth;
     return in_flight;
 }
 
@@ -139,6 +147,26 @@ int sg_settle_if_done(uintptr_t lo, uintptr_t hi)
         return 0;
     sg_settle(lo, hi);
     return 1;
+}
+
+static void take_handling(struct sg_copy *c, void *arg)
+{
+    struct settle_set *set = arg;
+    if (c->state != SG_COPY_HANDLING || set->n == SETTLE_MAX)
+        return;
+    set->c[set->n] = c, set->id[set->n] = c->id;
+    set->n++;
+}
+
+void sg_settle_handled(uintptr_t lo, uintptr_t hi)
+{
+    struct settle_set set = { 0 };
+    sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), take_handling, &set);
+    sg_unlock(&sg_model_lock);
+    for (int i = 0; i < set.n; i++) {
+        wait_for_copy(set.c[i]->event, set.c[i]->stream.handle);
+        release_if_ours(set.c[i], set.id[i]);
+    }
 }
 
 void sg_settle(uintptr_t lo, uintptr_t hi)

@@ -25,6 +25,10 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc);
  * active copy over the pages of [lo, hi) and opens them, reporting nothing:
  * for accesses that touch a guarded page but no copy's bytes. */
 void sg_settle(uintptr_t lo, uintptr_t hi);
+/* The same for the copies over [lo, hi) that are being handled (another
+ * thread waits for them, or did until it left by siglongjmp): waits for
+ * them and releases those still handled. Lock held; released. */
+void sg_settle_handled(uintptr_t lo, uintptr_t hi);
 
 /* Called with sg_model_lock held. If every active copy over the pages of
  * [lo, hi) has finished on the device, settles them (no wait) and returns 1

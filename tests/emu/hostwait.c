@@ -31,13 +31,18 @@ void sgemu_call_on_host_wait(void (*fn)(void *), void *arg)
     emu_unlock();
 }
 
+/* Called with the emulator's lock held; each call-back runs without it,
+ * as a program's code runs while a real driver sleeps in a wait: it may
+ * call the driver, or leave the wait by siglongjmp from a signal handler. */
 static void fire_callbacks(void)
 {
     while (callbacks) {
         callback *c = callbacks;
         callbacks = c->next;
+        emu_unlock();
         c->fn(c->arg);
         free(c);
+        emu_lock();
     }
 }
 

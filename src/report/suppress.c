@@ -6,9 +6,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "report/report.h"
 #include "report/suppress.h"
@@ -144,20 +147,48 @@ int sg_suppressions_load(const char *path, char *err, size_t errlen)
 {
     if (!path || !*path)
         return 0;
-    FILE *f = fopen(path, "re");
+    /* Never blocking: a FIFO (or a terminal, a socket) opened here would
+     * hold start-up until someone wrote to it; only a regular file is read. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        snprintf(err, errlen, "suppressions=%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "suppressions=%s: not a regular file", path);
+        close(fd);
+        return -1;
+    }
+    FILE *f = fdopen(fd, "r");
     if (!f) {
         snprintf(err, errlen, "suppressions=%s: cannot open: %s", path, strerror(errno));
+        close(fd);
         return -1;
     }
     supp_path = strdup(path);
     char *text = NULL;
     size_t cap = 0;
     int line = 0, rc = 0;
+    ssize_t len;
     errno = 0;
-    while (rc == 0 && getline(&text, &cap, f) >= 0)
-        rc = parse_line(text, path, ++line, err, errlen);
-    if (rc == 0 && ferror(f)) {
-        snprintf(err, errlen, "suppressions=%s: cannot read: %s", path, strerror(errno));
+    while (rc == 0 && (len = getline(&text, &cap, f)) >= 0) {
+        line++;
+        /* A NUL cuts the line for every function after getline: what
+         * followed it would be dropped without a word. */
+        if (memchr(text, '\0', (size_t)len)) {
+            snprintf(err, errlen, "%s:%d: a NUL byte in the line", path, line);
+            rc = -1;
+            break;
+        }
+        rc = parse_line(text, path, line, err, errlen);
+        errno = 0;
+    }
+    /* getline returns -1 at the end and on errors alike (ENOMEM for a line
+     * it cannot hold): only the end is the end. */
+    if (rc == 0 && (ferror(f) || errno != 0)) {
+        snprintf(err, errlen, "suppressions=%s: cannot read line %d: %s", path, line + 1,
+                 strerror(errno ? errno : EIO));
         rc = -1;
     }
     free(text);

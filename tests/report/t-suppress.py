@@ -113,7 +113,7 @@ def failures(d):
     start_fails(d, bad, re.escape(bad) + r":1: expected KIND:PATTERN")
     missing = os.path.join(d, "missing.txt")
     start_fails(d, missing, re.escape(missing) + r": cannot open: No such file")
-    start_fails(d, d, re.escape(d) + r": cannot read: Is a directory")
+    start_fails(d, d, re.escape(d) + r": not a regular file")
     if os.geteuid() != 0:
         locked = write(d, "locked.txt", "race:main\n")
         os.chmod(locked, 0)

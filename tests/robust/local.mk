@@ -12,3 +12,7 @@ EXTRA_DIST += robust/pytest_faulthandler.sh robust/test_faulthandler_race.py
 # log_path.sh: log_path's checks (too long, empty, %r from the environment).
 TESTS += robust/log_path.sh
 EXTRA_DIST += robust/log_path.sh
+
+# suppressions_files.sh: suppressions from a FIFO, or with a NUL byte.
+TESTS += robust/suppressions_files.sh
+EXTRA_DIST += robust/suppressions_files.sh

@@ -118,6 +118,35 @@ void sg_access_begin(struct sg_access_window *w, uintptr_t buf, size_t len, int 
     errno = saved_errno;
 }
 
+static void any_copy(struct sg_copy *c, void *arg)
+{
+    (void)c;
+    *(int *)arg = 1;
+}
+
+void sg_access_touch_begin(struct sg_access_window *w, uintptr_t buf, size_t len)
+{
+    if (len == 0 || sg_in_syncguard || !sg_observe_needed())
+        return;
+    int saved_errno = errno;
+    SG_INSIDE_SYNCGUARD {
+        uintptr_t plo = sg_page_down(buf), phi = sg_page_up(buf + len);
+        int guarded = 0;
+        sg_lock(&sg_model_lock);
+        sg_copies_overlapping(plo, phi, any_copy, &guarded);
+        if (guarded && w->n < SG_ACCESS_WINDOWS && sg_guard_window_open(plo, phi) == 0) {
+            w->lo[w->n] = plo, w->hi[w->n] = phi, w->n++;
+            sg_unlock(&sg_model_lock);
+            sg_stat_add(SG_STAT_syscall_windows, 1);
+        } else if (guarded) {
+            sg_settle(buf, buf + len); /* no window left: wait for them */
+        } else {
+            sg_unlock(&sg_model_lock);
+        }
+    }
+    errno = saved_errno;
+}
+
 void sg_access_end(struct sg_access_window *w)
 {
     if (w->n == 0)

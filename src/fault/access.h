@@ -20,6 +20,12 @@ struct sg_access_window {
  * shares with other copies are opened into w until sg_access_end. Keeps
  * errno. */
 void sg_access_begin(struct sg_access_window *w, uintptr_t buf, size_t len, int is_write);
+/* Before a call that needs the pages of [buf, buf+len) accessible but
+ * reads or writes none of their bytes (mlock, MADV_POPULATE_WRITE): the
+ * guarded ones are opened for it, whatever copies they hold, no report
+ * (others' accesses meanwhile go unseen: a missed race, never a false
+ * one). sg_access_end closes them. */
+void sg_access_touch_begin(struct sg_access_window *w, uintptr_t buf, size_t len);
 /* After the call: closes what sg_access_begin opened. Keeps errno. */
 void sg_access_end(struct sg_access_window *w);
 /* Before pinned memory goes back to the driver. */

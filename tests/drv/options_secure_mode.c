@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* options_secure_mode: in secure-execution mode (a set-user-ID or
  * set-group-ID program, or one with file capabilities: getauxval(AT_SECURE)
  * is non-zero) SYNCGUARD_OPTIONS comes from whoever started the program and

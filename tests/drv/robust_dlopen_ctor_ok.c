@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_dlopen_ctor_ok: see robust_dlopen_ctor.h.  The program has
  * synchronized with the copy before the dlopen(); the constructor's read,
  * under the loader lock, is no race: silent, correct data.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_dlopen_ctor_race: see robust_dlopen_ctor.h.  The constructor's
  * read is an early read of a copy in flight, made while the thread holds
  * the loader lock: it must be reported in full (both stacks, the SUMMARY

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_log_fd_reused: the program closes the descriptor of syncguard's
  * log file (as a daemon closing every descriptor does) and opens a file of
  * its own, which gets the same number.  The next report must not land in

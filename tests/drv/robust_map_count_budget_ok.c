@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_map_count_budget_ok: guards must never use up the mappings the
  * program needs.  The program leaves itself 200 mappings below the
  * kernel's limit, then enqueues 400 copies (max_pending allows them all)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_map_count_reopen_ok: see robust_map_count_reopen.h.  At the
  * limit on mappings, a read of a copy the program has synchronized with:
  * no report, the copied data.  Twin: robust_map_count_reopen_race.

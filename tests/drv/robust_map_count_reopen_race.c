@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_map_count_reopen_race: see robust_map_count_reopen.h.  At the
  * limit on mappings, an early read of a copy in flight: reported, then
  * the copied data.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_mlock_madvise: mlock(2) and madvise(MADV_POPULATE_WRITE) of
  * pinned memory whose pages a copy in flight guards (a program locking
  * its buffers, or prefaulting them, while the device fills them): the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_raw_fork_child: robust_fork_child's child A, made with a raw
  * syscall(SYS_fork) instead of fork(): glibc runs no pthread_atfork
  * handlers then, so syncguard must see the fork by itself.  The child

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_register_mixed_prot: the program protects pages of its own memory
  * differently (read-write, read-only, no access), then registers all of
  * them with cuMemHostRegister.  A host-to-device copy from all three pages

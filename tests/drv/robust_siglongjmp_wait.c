@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_siglongjmp_wait: the program's own signal handler siglongjmps
  * out of syncguard while syncguard waits for a copy (a SIGALRM timeout
  * around a read, an interpreter's KeyboardInterrupt).  Here: an early

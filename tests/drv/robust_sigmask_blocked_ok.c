@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_sigmask_blocked_ok: see robust_sigmask.h.  Neighbour reads of a
  * guarded page with SIGTRAP, then SIGSEGV too, blocked: no report, the
  * host's values, the program's view of its mask intact.  Twin:

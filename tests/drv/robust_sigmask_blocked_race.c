@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_sigmask_blocked_race: see robust_sigmask.h.  Early reads of a
  * copy in flight with SIGTRAP, then SIGSEGV too, blocked: each reported,
  * correct data (one site: one report, three repeats), the program's view

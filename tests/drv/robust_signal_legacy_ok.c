@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_signal_legacy_ok: see robust_signal_legacy.h.  With the
  * program's SIGSEGV handler installed through each of sigset,
  * sysv_signal, bsd_signal and ssignal, neighbour reads of a guarded page

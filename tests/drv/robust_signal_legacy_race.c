@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_signal_legacy_race: see robust_signal_legacy.h.  Four early
  * reads, each with the program's SIGSEGV handler installed through one
  * of sigset, sysv_signal, bsd_signal and ssignal: all four reported,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_syscall_chk_ok: robust_syscall_chk_race's fortified calls
  * (__read_chk, __pread_chk, __recv_chk, __recvfrom_chk, __fread_chk),
  * twice each: into a buffer whose copy the host has observed complete,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* robust_syscall_chk_race: the fortified entry points that glibc's headers
  * call instead of read, pread, recv, recvfrom and fread when the compiler
  * knows the buffer's size (-O2 -D_FORTIFY_SOURCE=2, distributions' default

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A library for robust_dlopen_ctor_{race,ok}: its constructor reads the
  * buffer whose address and size the program put in SGT_CTOR_BUF and
  * SGT_CTOR_WORDS, counting the words that are not SGT_CTOR_WANT, while the

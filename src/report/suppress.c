@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "report/report.h"
@@ -148,14 +149,16 @@ int sg_suppressions_load(const char *path, char *err, size_t errlen)
     if (!path || !*path)
         return 0;
     /* Never blocking: a FIFO (or a terminal, a socket) opened here would
-     * hold start-up until someone wrote to it; only a regular file is read. */
+     * hold start-up until someone wrote to it; only a regular file is read
+     * (and /dev/null, "no suppressions"). */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         snprintf(err, errlen, "suppressions=%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) != 0 ||
+        !(S_ISREG(st.st_mode) || (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)))) {
         snprintf(err, errlen, "suppressions=%s: not a regular file", path);
         close(fd);
         return -1;

@@ -36,6 +36,10 @@
 #define TRAP_FLAG 0x100
 
 static SG_TLS uintptr_t stepping_page; /* 0: not stepping */
+/* The program had the trap flag set itself (a debugger-like program
+ * single-stepping its own code): the trap after the instruction is its
+ * too, and the flag stays. */
+static SG_TLS int program_stepping;
 #define SAME_PC_BEFORE_SETTLING 64
 
 /* Faults of this thread in a row on one page, and of its one instruction
@@ -69,6 +73,7 @@ int sg_step_begin(uintptr_t page, ucontext_t *uc)
     if (sg_protect(page, sg_page_size, sg_guard_normal_prot(page)) != 0)
         return 0;
     stepping_page = page;
+    program_stepping = (uc->uc_mcontext.gregs[REG_EFL] & TRAP_FLAG) != 0;
     uc->uc_mcontext.gregs[REG_EFL] |= TRAP_FLAG;
     return 1;
 }
@@ -88,16 +93,23 @@ static void close_on_own_stack(void *arg)
 static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
 {
     ucontext_t *uc = ucv;
-    if (!stepping_page) {
+    /* Only the kernel's single-step trap ends a step: a SIGTRAP sent to
+     * the thread meanwhile, or an int3, is the program's. */
+    if (!stepping_page || si->si_code != TRAP_TRACE) {
         sg_forward_signal(sig, si, ucv);
         return;
     }
     int saved_errno = errno;
     uintptr_t page = stepping_page;
+    int program_trap = program_stepping;
     stepping_page = 0;
-    uc->uc_mcontext.gregs[REG_EFL] &= ~TRAP_FLAG;
+    program_stepping = 0;
+    if (!program_trap)
+        uc->uc_mcontext.gregs[REG_EFL] &= ~TRAP_FLAG;
     sg_run_on_own_stack(close_on_own_stack, &page, uc); /* the stack we are on may be small */
     errno = saved_errno;
+    if (program_trap)
+        sg_forward_signal(sig, si, ucv);
 }
 
 void sg_step_install(void)

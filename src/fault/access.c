@@ -134,7 +134,7 @@ void sg_access_touch_begin(struct sg_access_window *w, uintptr_t buf, size_t len
         int guarded = 0;
         sg_lock(&sg_model_lock);
         sg_copies_overlapping(plo, phi, any_copy, &guarded);
-        if (guarded && w->n < SG_ACCESS_WINDOWS && sg_guard_window_open(plo, phi) == 0) {
+        if (guarded && w->n < SG_ACCESS_WINDOWS && sg_guard_window_open(plo, phi, 1) == 0) {
             w->lo[w->n] = plo, w->hi[w->n] = phi, w->n++;
             sg_unlock(&sg_model_lock);
             sg_stat_add(SG_STAT_syscall_windows, 1);

@@ -29,6 +29,9 @@ void sg_forward_signal(int sig, siginfo_t *si, void *uc);
 int sg_fault_virtually_blocked(sigset_t *set);
 int sg_fault_in_program_handler(void);
 void sg_fault_set_virtual(int how, const sigset_t *set);
+/* Raises SIGSEGV/SIGTRAP sent while the program's view blocked them and
+ * that it no longer blocks (outside its handlers; they do it on return). */
+void sg_fault_raise_unblocked(void);
 struct __jmp_buf_tag;
 void sg_fault_longjmp(const struct __jmp_buf_tag *env);
 /* The real sigaction, past syncguard's own. */

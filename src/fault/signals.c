@@ -98,6 +98,17 @@ void sg_fault_set_virtual(int how, const sigset_t *set)
     }
 }
 
+void sg_fault_raise_unblocked(void)
+{
+    if (nlevels > 0)
+        return; /* the handler's return raises them (call_program_handler) */
+    int due = pending & ~virt;
+    pending &= ~due;
+    for (int s = 0; s < 2; s++)
+        if (due & (1 << s))
+            raise(owned[s]);
+}
+
 /* A signal the program has blocked, as the kernel would treat it: 1 if it
  * was dealt with. */
 static int blocked_by_program(int sig, int slot, const siginfo_t *si)

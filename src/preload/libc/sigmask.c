@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Signal masks and jumps inside the program's own SIGSEGV/SIGTRAP handler.
- * syncguard runs that handler with those two signals deliverable (its
- * guards and single steps need them) but blocked in the program's view
- * (fault/signals.c): these shims show the view (a mask query says blocked,
- * as without syncguard), keep a change of the two inside the handler in
- * the view, and tell it when a siglongjmp leaves the handler. Outside the
- * program's handlers they pass straight through. */
+/* Signal masks and jumps. SIGSEGV and SIGTRAP must stay deliverable while
+ * syncguard's handlers are installed (its guards and single steps need
+ * them: a blocked fault signal kills the process), yet programs block
+ * them: worker threads that block all but the fault signals, or
+ * everything, and the program's own SIGSEGV/SIGTRAP handler, which the
+ * kernel would run with its signal blocked. So the two stay out of the
+ * kernel's mask and go to the program's view of it (fault/signals.c):
+ * these shims keep a change of the two in the view, show the view (a
+ * mask query says blocked, as without syncguard), raise a signal sent
+ * while the program had it blocked once it unblocks it, and tell the
+ * view when a siglongjmp leaves a handler. syncguard's own calls pass
+ * straight through. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -19,7 +24,7 @@
 /* The request without SIGSEGV and SIGTRAP, which go to the view. */
 static const sigset_t *into_view(int how, const sigset_t *set, sigset_t *rest)
 {
-    if (!set || !sg_fault_in_program_handler())
+    if (!set || sg_in_syncguard || !sg_fault_owns(SIGSEGV) || !sg_fault_owns(SIGTRAP))
         return set;
     sg_fault_set_virtual(how, set);
     *rest = *set;
@@ -53,14 +58,34 @@ void sg_sigmask_install(void)
         if (!real_##name)                                                      \
             real_##name = SG_NEXT(name);                                       \
         sigset_t rest;                                                         \
+        int view = !sg_in_syncguard;                                           \
+        sigset_t before;                                                       \
+        if (view && old)                                                       \
+            sigemptyset(&before), sg_fault_virtually_blocked(&before);         \
         int r = real_##name(how, into_view(how, set, &rest), old);             \
-        if (r == 0 && old)                                                     \
-            sg_fault_virtually_blocked(old); /* the view of the two */         \
+        if (r == 0 && old && view) /* the view of the two, before the call */  \
+            for (int s_ = 0; s_ < 2; s_++)                                     \
+                if (sigismember(&before, s_ ? SIGTRAP : SIGSEGV) == 1)          \
+                    sigaddset(old, s_ ? SIGTRAP : SIGSEGV);                    \
+        if (r == 0 && set && view)                                             \
+            sg_fault_raise_unblocked();                                        \
         return r;                                                              \
     }
 
 MASK(pthread_sigmask)
 MASK(sigprocmask)
+
+/* The mask while it waits: a handler that runs then may touch a guarded
+ * page too. */
+SG_SHIM(int, sigsuspend, (const sigset_t *mask))
+{
+    sigset_t kernel = *mask;
+    if (!sg_in_syncguard && sg_fault_owns(SIGSEGV) && sg_fault_owns(SIGTRAP)) {
+        sigdelset(&kernel, SIGSEGV);
+        sigdelset(&kernel, SIGTRAP);
+    }
+    return SG_NEXT(sigsuspend)(&kernel);
+}
 
 /* Jumps: glibc's longjmp and siglongjmp are one function (restoring the
  * mask if sigsetjmp saved it); _FORTIFY_SOURCE programs call

@@ -20,7 +20,7 @@ struct filler {
 /* Maps single pages, alternately readable and inaccessible so that the
  * kernel cannot merge them, until mmap fails (the process is then at its
  * limit), then unmaps `spare` of them again. */
-static void fill_mappings(struct filler *f, size_t spare)
+static inline void fill_mappings(struct filler *f, size_t spare)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     f->cap = 1 << 17;
@@ -46,7 +46,7 @@ static void fill_mappings(struct filler *f, size_t spare)
         munmap(f->at[--f->n], page);
 }
 
-static void unfill_mappings(struct filler *f)
+static inline void unfill_mappings(struct filler *f)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     while (f->n > 0)
@@ -55,12 +55,12 @@ static void unfill_mappings(struct filler *f)
 }
 
 /* Whether the program can still make n mappings of its own and a thread. */
-static void *idle_thread(void *arg)
+static inline void *idle_thread(void *arg)
 {
     return arg;
 }
 
-static int program_can_map(size_t n)
+static inline int program_can_map(size_t n)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     void **at = sgt_malloc(n * sizeof *at);

@@ -104,8 +104,10 @@ SG_CUDA_SHIM(cuMemHostRegister_v2, (void *p, size_t n, unsigned int flags))
 SG_CUDA_SHIM(cuMemHostRegister, (void *p, size_t n, unsigned int flags))
 {
     CUresult r = SG_FORWARD(cuMemHostRegister, p, n, flags);
-    if (r == CUDA_SUCCESS && SG_ENTER())
-        pinned(p, n, host_writable((uintptr_t)p) ? 0 : SG_PINNED_READ_ONLY);
+    if (r == CUDA_SUCCESS && SG_ENTER()) {
+        keep_protections(p, n);
+        pinned(p, n, 0);
+    }
     return r;
 }
 

@@ -29,8 +29,6 @@ static void fill(struct sg_copy *c, const struct sg_copy_request *rq,
     c->base = rq->base;
     c->shape = rq->shape;
     c->size = sg_shape_extent(&rq->shape);
-    c->pg_lo = sg_page_down(rq->base);
-    c->pg_hi = sg_page_up(rq->base + c->size);
     c->guard = rq->guard;
     c->api = rq->api;
     c->stream = *si;
@@ -73,7 +71,8 @@ void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int n
         sg_event_pool_put(si.ctx, ev);
         return; /* counted in guards_skipped_maps (verbosity=1) */
     }
-    struct sg_copy *c = sg_copies_alloc();
+    uintptr_t extent = sg_shape_extent(&rq->shape);
+    struct sg_copy *c = sg_copies_alloc(sg_page_down(rq->base), sg_page_up(rq->base + extent));
     if (!c) {
         sg_unlock(&sg_model_lock);
         sg_event_pool_put(si.ctx, ev);

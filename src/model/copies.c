@@ -11,6 +11,7 @@
 #include "base/page.h"
 #include "driver/eventpool.h"
 #include "model/copies.h"
+#include "model/copy_index.h"
 #include "model/model.h"
 
 sg_lock_t sg_model_lock = SG_LOCK_INIT;
@@ -32,7 +33,7 @@ int sg_copies_init(long max_pending)
     slots = map_zeroed(nslots * sizeof *slots);
     free_stack = map_zeroed(nslots * sizeof *free_stack);
     active = map_zeroed(nslots * sizeof *active);
-    if (!slots || !free_stack || !active)
+    if (!slots || !free_stack || !active || sg_copy_index_init(nslots) < 0)
         return -1;
     for (uint32_t i = 0; i < nslots; i++)
         free_stack[i] = nslots - 1 - i;
@@ -45,19 +46,23 @@ uint64_t sg_copies_guarded_total(void)
     return guarded_total;
 }
 
-struct sg_copy *sg_copies_alloc(void)
+struct sg_copy *sg_copies_alloc(uintptr_t pg_lo, uintptr_t pg_hi)
 {
     if (nfree == 0)
         return NULL;
-    struct sg_copy *c = &slots[free_stack[--nfree]];
+    uint32_t slot = free_stack[--nfree];
+    struct sg_copy *c = &slots[slot];
     c->active_pos = nactive;
-    active[nactive++] = (uint32_t)(c - slots);
+    active[nactive++] = slot;
+    c->pg_lo = pg_lo, c->pg_hi = pg_hi;
+    sg_copy_index_insert(slot, pg_lo, pg_hi);
     guarded_total++;
     return c;
 }
 
 static void slot_free(struct sg_copy *c)
 {
+    sg_copy_index_remove((uint32_t)(c - slots));
     uint32_t pos = c->active_pos, last = active[--nactive];
     active[pos] = last;
     slots[last].active_pos = pos;
@@ -82,40 +87,56 @@ struct sg_copy *sg_copies_active_at(uint32_t i)
     return &slots[active[i]];
 }
 
+struct overlap_call {
+    void (*fn)(struct sg_copy *, void *);
+    void *arg;
+};
+
+static void call_for_slot(uint32_t slot, void *arg)
+{
+    struct overlap_call *call = arg;
+    call->fn(&slots[slot], call->arg);
+}
+
 void sg_copies_overlapping(uintptr_t lo, uintptr_t hi, void (*fn)(struct sg_copy *, void *),
                            void *arg)
 {
-    for (uint32_t i = 0; i < nactive; i++) {
-        struct sg_copy *c = &slots[active[i]];
-        if (c->pg_lo < hi && c->pg_hi > lo)
-            fn(c, arg);
-    }
+    struct overlap_call call = { fn, arg };
+    sg_copy_index_each(lo, hi, call_for_slot, &call);
+}
+
+struct find {
+    uintptr_t addr;
+    int is_write, page_guarded;
+    struct sg_copy *best;
+};
+
+static void consider(struct sg_copy *c, void *arg)
+{
+    struct find *f = arg;
+    f->page_guarded = 1;
+    if (!sg_copy_touches(c, f->addr, f->addr + 1))
+        return;
+    /* A read of an H2D source is fine: it is a write that conflicts. */
+    int conflicts = c->guard == SG_GUARD_NO_ACCESS || f->is_write;
+    if (conflicts && (!f->best || sg_copy_unclaimed(c)))
+        f->best = c;
 }
 
 struct sg_copy *sg_copies_find(uintptr_t addr, int is_write, int *page_guarded)
 {
-    struct sg_copy *best = NULL;
+    struct find f = { addr, is_write, 0, NULL };
     uintptr_t page = sg_page_down(addr);
-    *page_guarded = 0;
-    for (uint32_t i = 0; i < nactive; i++) {
-        struct sg_copy *c = &slots[active[i]];
-        if (page < c->pg_lo || page >= c->pg_hi)
-            continue;
-        *page_guarded = 1;
-        if (!sg_copy_touches(c, addr, addr + 1))
-            continue;
-        /* A read of an H2D source is fine: it is a write that conflicts. */
-        int conflicts = c->guard == SG_GUARD_NO_ACCESS || is_write;
-        if (conflicts && (!best || sg_copy_unclaimed(c)))
-            best = c;
-    }
-    return best;
+    sg_copies_overlapping(page, page + sg_page_size, consider, &f);
+    *page_guarded = f.page_guarded;
+    return f.best;
 }
 
 void sg_copy_table_after_fork_child(void (*open)(uintptr_t lo, uintptr_t hi))
 {
     uint32_t n = nactive;
     nactive = 0;
+    sg_copy_index_clear();
     for (uint32_t i = 0; i < n; i++) {
         struct sg_copy *c = &slots[active[i]];
         open(c->pg_lo, c->pg_hi);

@@ -35,7 +35,7 @@ struct sg_copy {
     uintptr_t base; /* the copy's host bytes start here... */
     size_t size;    /* ...and end within size bytes (the extent) */
     struct sg_shape shape; /* which bytes of the extent are the copy's */
-    uintptr_t pg_lo, pg_hi; /* the pages they lie on */
+    uintptr_t pg_lo, pg_hi; /* the pages they lie on (set by sg_copies_alloc: indexed) */
     int guard;              /* enum sg_guard_kind */
     const char *api;        /* the entry point, for reports */
     struct sg_stream_info stream;
@@ -79,9 +79,10 @@ int sg_copies_init(long max_pending);
  * one whose race is still unclaimed (sg_copy_unclaimed); *page_guarded tells
  * whether addr's page is guarded. */
 struct sg_copy *sg_copies_find(uintptr_t addr, int is_write, int *page_guarded);
-/* A free slot, now active (its fields are the caller's to fill); NULL
- * when the table is full. Counts a guarded copy. */
-struct sg_copy *sg_copies_alloc(void);
+/* A free slot, now active on the pages [pg_lo, pg_hi) (its other fields
+ * are the caller's to fill); NULL when the table is full. Counts a guarded
+ * copy. */
+struct sg_copy *sg_copies_alloc(uintptr_t pg_lo, uintptr_t pg_hi);
 /* Frees a copy's slot and gives its event back; its pages are the
  * caller's to update. The caller must not use c afterwards. */
 void sg_copy_forget(struct sg_copy *c);

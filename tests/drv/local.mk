@@ -115,7 +115,7 @@ DRV_TESTBINS = \
 	drv/m_pageable_d2h_async_race \
 	drv/m_peer_copy_ok \
 	drv/m_pool_host_ok \
-	drv/m_pool_host_race \
+	drv/m_pool_host_return_ok \
 	drv/m_primary_reset_other_device_race \
 	drv/m_primary_reset_same_device_ok \
 	drv/m_ptds_legacy_ok \
@@ -328,7 +328,7 @@ DRV_SOURCES = \
 	drv/m_pageable_d2h_async_race.c \
 	drv/m_peer_copy_ok.c \
 	drv/m_pool_host_ok.c \
-	drv/m_pool_host_race.c \
+	drv/m_pool_host_return_ok.c \
 	drv/m_primary_reset_other_device_race.c \
 	drv/m_primary_reset_same_device_ok.c \
 	drv/m_ptds_legacy_ok.c \

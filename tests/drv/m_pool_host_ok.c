@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* m_pool_host_ok: m_register_v1_ok with an allocation from a memory pool
  * located on the host: read after cuStreamSynchronize, no race.  Twin:
- * m_pool_host_race.
+ * m_pool_host_return_ok.
  *
  * SG-EXPECT: silent
  */

@@ -7,8 +7,12 @@
  * its index), then enqueued back to back.  Each copy follows the rules of
  * cuMemcpyAsync for its memory; its source access order decides when the
  * source is read: CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL reads it
- * during the call (the emulator stages it), STREAM and ANY read page-locked
- * and device sources in stream order.  The stream "must not be legacy NULL
+ * during the call, STREAM and ANY read page-locked and device sources in
+ * stream order.  With a page-locked or device source, the real driver
+ * (CUDA 13.0, driver 580, GPU run 20) meets "during the call" by waiting:
+ * the call returned only once the gate held in front of it on its stream
+ * had opened, so the emulator waits for the copy too; a pageable source is
+ * staged as by cuMemcpyAsync.  The stream "must not be legacy NULL
  * stream".  3D batches take pointer and CUDA array operands (array.c);
  * with an array operand the extent, and the other operand's rowLength and
  * layerHeight, are in elements of the array, else in bytes.
@@ -56,7 +60,7 @@ static CUresult submit_batch(emu_copy *c, const CUmemcpySrcAccessOrder *order, s
         if (r == CUDA_SUCCESS && !empty(&c[i]) && order[i] == CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL &&
             policy[i] == EMU_COPY_ASYNC) {
             CUstream s;
-            policy[i] = EMU_COPY_STAGED;
+            policy[i] = EMU_COPY_WAIT;
             if (emu_stream_get(c[i].stream, c[i].null_means, &s) == CUDA_SUCCESS && emu_capturing(s))
                 r = emu_capture_fail(s, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
         }

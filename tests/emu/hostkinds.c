@@ -9,9 +9,11 @@
  * Each lands in the registry with a kind of its own, which fixes how copies
  * treat it: managed memory and device-located VMM memory are device memory
  * (an async copy into them stays asynchronous to the host); host-located
- * VMM allocations (CU_MEM_LOCATION_TYPE_HOST, _HOST_NUMA) and allocations
- * of host-located pools are page-locked host memory, copied by DMA in
- * stream order like cuMemHostAlloc memory.  None belongs to a context:
+ * VMM allocations (CU_MEM_LOCATION_TYPE_HOST, _HOST_NUMA) are page-locked
+ * host memory, copied by DMA in stream order like cuMemHostAlloc memory.
+ * Allocations of host-located pools are host memory too, but copies with
+ * them behave as with pageable memory, and their range starts at 0: what
+ * the real driver answered (GPU run 20; registry.c, pointer.c).  None belongs to a context:
  * "cuCtxDestroy() will not destroy memory allocations by cuMemCreate(),
  * cuMemAllocAsync() and cuMemAllocFromPoolAsync()".
  *

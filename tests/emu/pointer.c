@@ -41,7 +41,9 @@ static CUresult attribute(CUpointer_attribute a, const emu_range *r, uintptr_t p
         *(int *)data = r ? r->ctx->dev : -1;
         return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
-        *(CUdeviceptr *)data = r ? (CUdeviceptr)r->base : 0;
+        /* The real driver (CUDA 13.0, driver 580, GPU run 20) answers 0
+         * for an allocation of a host-located memory pool, with its size. */
+        *(CUdeviceptr *)data = r && r->kind != EMU_MEM_HOST_POOL ? (CUdeviceptr)r->base : 0;
         return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
         *(size_t *)data = r ? r->size : 0;

@@ -58,6 +58,11 @@ emu_where emu_mem_where(uintptr_t addr, size_t n)
     bool inside = (n ? n : 1) <= r->size - (addr - r->base);
     if (emu_mem_kind_device(r->kind))
         return inside ? EMU_DEVICE : EMU_BAD;
+    /* Copies with a host-located pool's memory behave as with pageable
+     * memory on the real driver (CUDA 13.0, driver 580, GPU run 20: a
+     * device-to-host cuMemcpyAsync into it returned only once complete). */
+    if (r->kind == EMU_MEM_HOST_POOL)
+        return EMU_PAGEABLE;
     return inside ? EMU_PINNED : EMU_PAGEABLE;
 }
 

@@ -18,6 +18,11 @@
  *    host-located memory pool, and managed memory; and whether an async
  *    copy into the last four returns before it completes.
  *
+ * 4. Does a batch copy (cuMemcpyBatchAsync, 13.0 ABI) from pinned host
+ *    memory with CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL return before
+ *    its stream reaches it (the source staged during the call), or only
+ *    once the gate in front of it opened? And with ..._STREAM?
+ *
  * Build and run (on the GPU machine, without syncguard):
  *   gcc -O1 -Itests/lib -I$CUDA/include tests/gpu/probe_pageable_async.c \
  *       tests/lib/sgtest.c -L$CUDA/lib64/stubs -lcuda -ldl -lpthread -o probe
@@ -134,6 +139,35 @@ static void kind(const char *what, void *p)
            ((unsigned char *)p)[0] == 0x5a ? "right" : "WRONG");
 }
 
+typedef CUresult (*batch_v13000_fn)(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *,
+                                    size_t *, size_t, CUstream);
+static CUmemcpySrcAccessOrder batch_order;
+
+static CUresult batch_htod(void *p)
+{
+    batch_v13000_fn batch = (batch_v13000_fn)sgt_proc("cuMemcpyBatchAsync", 13000);
+    CUdeviceptr d = dev, src = (CUdeviceptr)(uintptr_t)p;
+    size_t size = BYTES, idx = 0;
+    CUmemcpyAttributes attr = { .srcAccessOrder = batch_order };
+    attr.srcLocHint.type = CU_MEM_LOCATION_TYPE_HOST;
+    attr.dstLocHint.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    return batch(&d, &src, &size, 1, &attr, &idx, 1, stream);
+}
+
+static void batch_probe(const char *what, CUmemcpySrcAccessOrder order)
+{
+    void *pinned;
+    SGT_CHECK(cuMemAllocHost(&pinned, BYTES));
+    memset(pinned, 0x33, BYTES);
+    batch_order = order;
+    double ms;
+    int early = returned_early(stream, batch_htod, pinned, &ms);
+    SGT_CHECK(cuStreamSynchronize(stream));
+    printf("batch H2D from pinned, %s: returned %s the gate opened (%.1f ms)\n", what,
+           early ? "BEFORE" : "after", ms);
+    SGT_CHECK(cuMemFreeHost(pinned));
+}
+
 int main(void)
 {
     sgt_init();
@@ -168,6 +202,11 @@ int main(void)
     kind("VMM host allocation", sgt_vmm_host());
     kind("host memory pool", sgt_pool_host(stream));
     kind("managed", sgt_managed());
-    printf("model: the four above are asynchronous (returned BEFORE, data not there at return)\n");
+    printf("model: register 4.0 and VMM host asynchronous (returned BEFORE, data not there at return); the pool "
+           "and managed returned once complete (GPU run 20)\n");
+    batch_probe("DURING_API_CALL", CU_MEMCPY_SRC_ACCESS_ORDER_DURING_API_CALL);
+    batch_probe("STREAM", CU_MEMCPY_SRC_ACCESS_ORDER_STREAM);
+    printf("model: the emulator makes a DURING_API_CALL batch from pinned memory wait (GPU run 20: the test "
+           "holding its stream hung); STREAM returns at once\n");
     return 0;
 }

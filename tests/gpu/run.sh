@@ -247,7 +247,7 @@ unified2d_race         66    early-host-read
 managed_ok             0     -
 managed_race           66    early-host-read
 pool_ok                0     -
-pool_race              66    early-host-read
+pool_return_ok         0     -
 graph_record_ok        0     -
 graph_record_race      66    early-host-read
 graph_host_ok          0     -

@@ -24,7 +24,8 @@
 //   managed_race      copy into pinned memory, then one into managed memory
 //                     on the same stream: its return shows nothing
 //   managed_ok        the same, read after cudaStreamSynchronize
-//   pool_race         a copy into an allocation of a host-located pool
+//   pool_return_ok    a copy into an allocation of a host-located pool, read
+//                     when it returns: it returned once complete (GPU run 20)
 //   pool_ok           the same, read after cudaStreamSynchronize
 //   graph_record_ok   graph: memcpy node -> event record node; sync event
 //   graph_record_race graph: event record node (root), memcpy node
@@ -297,7 +298,7 @@ int main(int argc, char **argv) {
   if (is(m, "elapsed_ok") || is(m, "elapsed_race")) return elapsed(is(m, "elapsed_ok"));
   if (is(m, "unified2d_ok") || is(m, "unified2d_race")) return unified2d(is(m, "unified2d_ok"));
   if (is(m, "managed_ok") || is(m, "managed_race")) return managed(is(m, "managed_ok"));
-  if (is(m, "pool_ok") || is(m, "pool_race")) return pool(is(m, "pool_ok"));
+  if (is(m, "pool_ok") || is(m, "pool_return_ok")) return pool(is(m, "pool_ok"));
   if (!strncmp(m, "graph_record_", 13) || !strncmp(m, "graph_host_", 11)) return graph_nodes(m);
   if (is(m, "exec_update_ok") || is(m, "exec_update_race")) return exec_update(is(m, "exec_update_ok"));
   if (is(m, "conditional_ok") || is(m, "conditional_race")) return conditional(is(m, "conditional_ok"));

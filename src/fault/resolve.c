@@ -20,7 +20,10 @@
 #include "capture/stack.h"
 #include "driver/driver.h"
 #include "fault/resolve.h"
+#include "fault/wait.h"
 #include "guard/guard.h"
+#include "life/hostfn.h"
+#include "base/stats.h"
 #include "life/life.h"
 #include "model/sync.h"
 #include "report/report.h"
@@ -37,9 +40,14 @@ static enum sg_race_kind race_kind(const struct sg_copy *c, int access)
     return access == SG_ACCESS_WRITE ? SG_RACE_EARLY_WRITE_DST : SG_RACE_EARLY_READ;
 }
 
-/* Waits until the copy is done on the device; says whether it was still
- * running when the host touched it. */
-static int wait_for_copy(CUevent ev, CUstream h)
+/* Whether the copy was still running when the host touched it. */
+static int copy_in_flight(CUevent ev)
+{
+    return !ev || sg_driver()->cuEventQuery(ev) == CUDA_ERROR_NOT_READY;
+}
+
+/* Waits until the copy is done on the device. */
+static void wait_for_copy(CUevent ev, CUstream h)
 {
     const struct sg_driver *d = sg_driver();
     /* While it waits the thread is the program's: a signal handler of its
@@ -48,17 +56,46 @@ static int wait_for_copy(CUevent ev, CUstream h)
      * good: its shims would pass every later call through. */
     int depth = sg_in_syncguard;
     sg_in_syncguard = 0;
-    int in_flight = 1;
     if (!ev) {
         if (d->cuStreamSynchronize)
             d->cuStreamSynchronize(h);
     } else {
-        in_flight = d->cuEventQuery(ev) == CUDA_ERROR_NOT_READY;
-        if (in_flight)
-            d->cuEventSynchronize(ev);
+        d->cuEventSynchronize(ev);
     }
     sg_in_syncguard = depth;
-    return in_flight;
+}
+
+/* Whether the copy may wait for something the interrupted thread itself
+ * is to do: a gate in front of it (a wait-value operation, a host function
+ * still running: model/gates.c), or the thread is a host function (the
+ * work it belongs to waits for it). Such a copy is waited for boundedly.
+ * Lock held. */
+static int may_wait_for_us(const struct sg_copy *c)
+{
+    return sg_in_host_fn() || sg_gate_before(&c->after);
+}
+
+/* The bounded wait for a copy that may wait for the interrupted thread. 1
+ * when the copy completed; else the thread's access goes through unreported
+ * and unchecked: the copy stays pending, unguarded (#11: never hang). */
+static int wait_bounded_or_let_through(struct sg_copy *c, uint64_t id)
+{
+    int depth = sg_in_syncguard;
+    sg_in_syncguard = 0;
+    int done = sg_wait_bounded(c->event, sg_opt.wait_bound_ms);
+    sg_in_syncguard = depth;
+    if (done)
+        return 1;
+    sg_stat_add(SG_STAT_waits_abandoned, 1);
+    sg_lock(&sg_model_lock);
+    if (c->id == id && c->state == SG_COPY_HANDLING) {
+        c->state = SG_COPY_ACTIVE;
+        c->settling = 0;
+        c->unguarded = 1;
+        sg_guard_update(c->pg_lo, c->pg_hi);
+    }
+    sg_unlock(&sg_model_lock);
+    return 0;
 }
 
 /* Releases a copy we marked HANDLING, unless someone else already did. */
@@ -86,10 +123,29 @@ static int capture(ucontext_t *uc, uintptr_t *pcs)
     return uc ? sg_stack_capture_signal(uc, pcs, max) : sg_stack_capture(pcs, max);
 }
 
+/* Writes the report; 1 unless suppressed. */
+static int report(struct sg_race *race, ucontext_t *uc)
+{
+    race->npcs = capture(uc, race->pcs);
+    race->npy = sg_python_capture(race->py, SG_MAX_PYFRAMES);
+    sg_context_get(race->context);
+    return !sg_report_race(race);
+}
+
+/* A report is written before any wait that has no bound, so that a
+ * program that then hangs still says why; a copy that may wait for the
+ * interrupted thread is waited for first (boundedly): only if it then
+ * completed was the access a race. */
 void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
 {
+    if (sg_host_fn_before_copy(c)) { /* stream order: no race, and no wait */
+        sg_unlock(&sg_model_lock);
+        sg_stat_add(SG_STAT_faults_ordered_before, 1);
+        return;
+    }
     struct sg_race race;
     int first = sg_copy_unclaimed(c); /* else another thread reports it */
+    int bounded = may_wait_for_us(c);
     c->settling = 0;
     race.kind = race_kind(c, access);
     race.addr = addr;
@@ -100,24 +156,38 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
     c->state = SG_COPY_HANDLING;
     sg_unlock(&sg_model_lock);
 
-    race.in_flight = wait_for_copy(race.copy.event, race.copy.stream.handle);
+    race.in_flight = copy_in_flight(race.copy.event);
+    int to_report = first && sg_opt.mode != SG_MODE_SYNC && (race.in_flight || sg_opt.report_latent);
+    if (race.in_flight && bounded && !wait_bounded_or_let_through(c, id))
+        return;
+    int reported = to_report && report(&race, uc);
+    if (race.in_flight && !bounded)
+        wait_for_copy(race.copy.event, race.copy.stream.handle);
     release_if_ours(c, id);
-    if (first && sg_opt.mode != SG_MODE_SYNC && (race.in_flight || sg_opt.report_latent)) {
-        /* The stacks, only for a report (the wait did not change them). */
-        race.npcs = capture(uc, race.pcs);
-        race.npy = sg_python_capture(race.py, SG_MAX_PYFRAMES);
-        sg_context_get(race.context);
-        /* A suppressed race is synchronized but neither halts nor aborts. */
-        if (!sg_report_race(&race))
-            act_on_report();
-    }
+    if (reported) /* a suppressed race is synchronized but neither halts nor aborts */
+        act_on_report();
 }
 
 struct settle_set {
     int n;
     struct sg_copy *c[SETTLE_MAX];
     uint64_t id[SETTLE_MAX];
+    unsigned char bounded[SETTLE_MAX]; /* may wait for the interrupted thread */
 };
+
+/* Waits for each copy of the set and releases it; one that may wait for
+ * the interrupted thread only boundedly (then left pending, unguarded). */
+static void settle_set_wait(const struct settle_set *set)
+{
+    for (int i = 0; i < set->n; i++) {
+        struct sg_copy *c = set->c[i];
+        if (set->bounded[i] && copy_in_flight(c->event) &&
+            !wait_bounded_or_let_through(c, set->id[i]))
+            continue;
+        wait_for_copy(c->event, c->stream.handle);
+        release_if_ours(c, set->id[i]);
+    }
+}
 
 static void take_active(struct sg_copy *c, void *arg)
 {
@@ -127,6 +197,7 @@ static void take_active(struct sg_copy *c, void *arg)
     c->state = SG_COPY_HANDLING;
     c->settling = 1;
     set->c[set->n] = c, set->id[set->n] = c->id;
+    set->bounded[set->n] = (unsigned char)may_wait_for_us(c);
     set->n++;
 }
 
@@ -155,6 +226,7 @@ static void take_handling(struct sg_copy *c, void *arg)
     if (c->state != SG_COPY_HANDLING || set->n == SETTLE_MAX)
         return;
     set->c[set->n] = c, set->id[set->n] = c->id;
+    set->bounded[set->n] = (unsigned char)may_wait_for_us(c);
     set->n++;
 }
 
@@ -163,10 +235,7 @@ void sg_settle_handled(uintptr_t lo, uintptr_t hi)
     struct settle_set set = { 0 };
     sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), take_handling, &set);
     sg_unlock(&sg_model_lock);
-    for (int i = 0; i < set.n; i++) {
-        wait_for_copy(set.c[i]->event, set.c[i]->stream.handle);
-        release_if_ours(set.c[i], set.id[i]);
-    }
+    settle_set_wait(&set);
 }
 
 void sg_settle(uintptr_t lo, uintptr_t hi)
@@ -174,8 +243,5 @@ void sg_settle(uintptr_t lo, uintptr_t hi)
     struct settle_set set = { 0 };
     sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), take_active, &set);
     sg_unlock(&sg_model_lock);
-    for (int i = 0; i < set.n; i++) {
-        wait_for_copy(set.c[i]->event, set.c[i]->stream.handle);
-        release_if_ours(set.c[i], set.id[i]);
-    }
+    settle_set_wait(&set);
 }

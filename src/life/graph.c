@@ -28,6 +28,7 @@
 #include "base/lock.h"
 #include "driver/driver.h"
 #include "life/graph.h"
+#include "life/hostfn.h"
 #include "life/graph_walk.h"
 #include "life/life.h"
 #include "life/site.h"
@@ -75,7 +76,9 @@ static void CUDA_CB run_graph_host_fn(void *arg)
         sg_vc_free(&p->vc), free(p);
     struct sg_sync_site site = SG_SYNC_SITE("a graph host node", SG_SYNC_HOST_FN, t);
     sg_observe_if(covered.n > 0, &covered, &site);
+    sg_host_fn_node_begin();
     t->fn(t->data);
+    sg_host_fn_node_end();
 }
 
 /* The function and data to put in a graph instead of the program's. The

@@ -17,8 +17,10 @@ void sg_observe_if(int ok, struct sg_vc *vc, struct sg_sync_site *site)
         sg_lock(&sg_model_lock);
         if (site)
             sg_sync_remember(site);
-        if (vc->n)
+        if (vc->n) {
             sg_copies_release_covered(vc);
+            sg_gates_passed_covered(vc);
+        }
         sg_unlock(&sg_model_lock);
     }
     sg_vc_free(vc);

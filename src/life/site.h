@@ -18,6 +18,8 @@
         struct sg_sync_op op_;                                           \
         sg_sync_op_begin(&op_, api, SG_SYNC_COPY, s, per_thread);        \
         CUresult r_ = (call);                                            \
+        if (r_ == CUDA_SUCCESS)                                          \
+            sg_sync_op_enqueued(&op_); /* a refused call orders nothing */ \
         sg_sync_op_end(&op_, r_ == CUDA_SUCCESS);                        \
         r_;                                                              \
     })

@@ -40,6 +40,7 @@ struct sg_copy {
     const char *api;        /* the entry point, for reports */
     struct sg_stream_info stream;
     uint64_t seq; /* position on its stream */
+    struct sg_clock after; /* what it waits for: its stream's clock at enqueue */
     uint64_t sync_serial; /* the host's last observation before the copy */
     CUevent event; /* recorded right after the copy; NULL if that failed */
     long tid;

@@ -76,6 +76,18 @@ void sg_vc_join(struct sg_vc *dst, const struct sg_vc *src);
 void sg_vc_copy(struct sg_vc *dst, const struct sg_vc *src);
 void sg_vc_free(struct sg_vc *vc);
 
+/* A vector clock of fixed size, for the copy table (read in the fault
+ * handler, which allocates nothing): partial when the clock it was taken
+ * from had more entries, which are then unknown. */
+#define SG_CLOCK_MAX 8
+struct sg_clock {
+    int n, partial;
+    struct sg_vc_entry e[SG_CLOCK_MAX];
+};
+void sg_clock_set(struct sg_clock *out, const struct sg_vc *vc);
+/* Whether the clock is known to cover operation seq of stream. */
+int sg_clock_covers(const struct sg_clock *after, uint32_t stream, uint64_t seq);
+
 /* ---- streams and events (model/streams.c, model/events.c) ---- */
 enum sg_stream_kind { SG_STREAM_USER, SG_STREAM_LEGACY, SG_STREAM_PER_THREAD };
 
@@ -98,6 +110,11 @@ void sg_stream_info(const struct sg_stream *s, struct sg_stream_info *out);
 uint64_t sg_stream_enqueue(struct sg_stream *s);
 /* What the host learns when everything enqueued on s so far is complete. */
 void sg_stream_snapshot(struct sg_stream *s, struct sg_vc *out);
+/* What an operation enqueued on s now would wait for (the legacy-stream
+ * rules applied), without enqueuing one: a query or synchronize of the
+ * legacy stream, or an operation not accepted by the driver yet. The
+ * operation's own place would be *seq. */
+void sg_stream_peek(struct sg_stream *s, struct sg_vc *out, uint64_t *seq);
 /* cuStreamWaitEvent: later work on s follows the event's captured work. */
 void sg_stream_wait_vc(struct sg_stream *s, const struct sg_vc *vc);
 void sg_stream_created(CUstream h, unsigned flags, CUcontext ctx);

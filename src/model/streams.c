@@ -103,20 +103,27 @@ static void join_whole(struct sg_vc *dst, const struct sg_stream *s)
     sg_vc_raise(dst, s->info.idx, s->seq);
 }
 
-static void apply_legacy_rules(struct sg_stream *s)
+/* What an operation on s waits for beyond s itself, by the legacy-stream
+ * rules, joined into dst. */
+static void legacy_joins(const struct sg_stream *s, struct sg_vc *dst)
 {
     if (s->info.kind == SG_STREAM_LEGACY) {
         struct sg_stream *b, *tmp;
         HASH_ITER(hh, streams, b, tmp)
         {
             if (b != s && b->info.blocking && b->info.ctx == s->info.ctx)
-                join_whole(&s->deps, b);
+                join_whole(dst, b);
         }
     } else if (s->info.blocking) {
         struct sg_stream *l = legacy_of(s->info.ctx);
         if (l)
-            join_whole(&s->deps, l);
+            join_whole(dst, l);
     }
+}
+
+static void apply_legacy_rules(struct sg_stream *s)
+{
+    legacy_joins(s, &s->deps);
 }
 
 uint64_t sg_stream_enqueue(struct sg_stream *s)
@@ -129,6 +136,15 @@ void sg_stream_snapshot(struct sg_stream *s, struct sg_vc *out)
 {
     sg_vc_copy(out, &s->deps);
     sg_vc_raise(out, s->info.idx, s->seq);
+}
+
+void sg_stream_peek(struct sg_stream *s, struct sg_vc *out, uint64_t *seq)
+{
+    sg_vc_copy(out, &s->deps);
+    legacy_joins(s, out);
+    sg_vc_raise(out, s->info.idx, s->seq);
+    if (seq)
+        *seq = s->seq + 1;
 }
 
 void sg_stream_wait_vc(struct sg_stream *s, const struct sg_vc *vc)

@@ -5,6 +5,7 @@
  * that other work adds. Releasing what an observation covers is life's. */
 #include "config.h"
 
+#include <pthread.h>
 
 #include "base/lock.h"
 #include "driver/driver.h"
@@ -28,10 +29,13 @@ void sg_snapshot_stream(CUstream s, int per_thread, struct sg_vc *out,
         *info_out = info;
     /* Waiting for the legacy stream waits like an operation enqueued on it
      * would: for the earlier work of every blocking stream too (measured on
-     * the GPU: tests/gpu/probe_legacy_sync.c). */
+     * the GPU: tests/gpu/probe_legacy_sync.c). But nothing is enqueued: a
+     * query that answers not ready must leave no operation that would
+     * order later blocking-stream work after those streams (#11). */
     if (info.kind == SG_STREAM_LEGACY)
-        sg_stream_enqueue(st);
-    sg_stream_snapshot(st, out);
+        sg_stream_peek(st, out, NULL);
+    else
+        sg_stream_snapshot(st, out);
     sg_unlock(&sg_model_lock);
 }
 
@@ -41,11 +45,52 @@ void sg_sync_op_begin(struct sg_sync_op *op, const char *api, int target, CUstre
     struct sg_sync_site site = SG_SYNC_SITE(api, target, s);
     op->site = site;
     op->covered = (struct sg_vc){ 0 };
+    op->stream = s, op->per_thread = per_thread;
     sg_lock(&sg_model_lock);
     struct sg_stream *st = sg_stream_get(s, per_thread);
     sg_stream_info(st, &op->site.stream);
-    sg_stream_enqueue(st); /* the operation itself */
-    sg_stream_snapshot(st, &op->covered);
+    sg_stream_peek(st, &op->covered, &op->seq);
+    sg_unlock(&sg_model_lock);
+}
+
+void sg_sync_op_enqueued(struct sg_sync_op *op)
+{
+    sg_order_lock();
+    sg_lock(&sg_model_lock);
+    op->seq = sg_stream_enqueue(sg_stream_get(op->stream, op->per_thread));
+    sg_unlock(&sg_model_lock);
+    sg_order_unlock();
+}
+
+/* Recursive: a shim's model work may reach another shim's. */
+static pthread_mutex_t order_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+void sg_order_lock(void)
+{
+    pthread_mutex_lock(&order_lock);
+}
+
+void sg_order_unlock(void)
+{
+    pthread_mutex_unlock(&order_lock);
+}
+
+void sg_order_after_fork_child(void)
+{
+    /* The child's only thread may not be the one that held it. */
+    static const pthread_mutex_t fresh = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+    order_lock = fresh;
+}
+
+void sg_note_gate(CUstream s, int per_thread)
+{
+    if (sg_stream_is_capturing(s, per_thread))
+        return;
+    sg_lock(&sg_model_lock);
+    struct sg_stream *st = sg_stream_get(s, per_thread);
+    struct sg_stream_info info;
+    sg_stream_info(st, &info);
+    sg_gate_add(info.idx, sg_stream_enqueue(st));
     sg_unlock(&sg_model_lock);
 }
 
@@ -113,6 +158,9 @@ void sg_note_event_record(CUevent e, CUstream s, int per_thread)
 
 void sg_note_stream_work(CUstream s, int per_thread)
 {
+    /* Captured work does not run: it orders nothing (#11). */
+    if (sg_stream_is_capturing(s, per_thread))
+        return;
     sg_lock(&sg_model_lock);
     sg_stream_enqueue(sg_stream_get(s, per_thread));
     sg_unlock(&sg_model_lock);

@@ -56,9 +56,52 @@ struct sg_sync_site {
 struct sg_sync_op {
     struct sg_vc covered;
     struct sg_sync_site site;
+    CUstream stream;
+    int per_thread;
+    uint64_t seq; /* its place on its stream, once the driver accepts it */
 };
+/* Begin takes no place in the stream (the driver may refuse the call); the
+ * place is taken when the driver accepted it (sg_sync_op_enqueued, from
+ * life's sg_sync_op_end), or for one that runs asynchronously (a host
+ * function) is foretold in op->seq, right under the enqueue order lock. */
 void sg_sync_op_begin(struct sg_sync_op *op, const char *api, int target, CUstream s,
                       int per_thread);
+void sg_sync_op_enqueued(struct sg_sync_op *op);
+
+/* ---- one order for the model and the driver ----
+ * Two threads enqueueing on one stream must find their work in the same
+ * order in the model as in the driver: a shim that enqueues work holds the
+ * enqueue order lock from before its real call until the model took the
+ * work's place. It is a recursive mutex of its own (not sg_model_lock: it
+ * is held across the driver call), never taken by the fault handler, and
+ * never held across a call that waits for the device. */
+void sg_order_lock(void);
+void sg_order_unlock(void);
+void sg_order_after_fork_child(void);
+static inline void sg_order_unlock_scope(int *held)
+{
+    if (*held)
+        sg_order_unlock();
+}
+/* The rest of the enclosing block (the shim) holds the lock. */
+#define SG_IN_ORDER()                                                                  __attribute__((cleanup(sg_order_unlock_scope))) int sg_in_order_ = (sg_order_lock(), 1);     (void)sg_in_order_
+
+/* ---- gates (model/gates.c); with sg_model_lock held ----
+ * Work that may not pass until the host acts: a wait-value operation, a
+ * host function until it returns. A token (0: no room; every copy then
+ * counts as behind a gate). */
+uint64_t sg_gate_add(uint32_t stream, uint64_t seq);
+void sg_gate_passed(uint64_t token);
+/* An observation covered vc: the wait-value gates it covers passed. */
+void sg_gates_passed_covered(const struct sg_vc *vc);
+/* Whether a copy that waits for what after says may be behind a live
+ * gate. Signal-safe. */
+int sg_gate_before(const struct sg_clock *after);
+void sg_gates_after_fork_child(void);
+/* A wait-value operation on s was accepted: its place, and its gate
+ * (counted whether or not any copy is guarded now: copies enqueued behind
+ * it later are behind it). Takes sg_model_lock. */
+void sg_note_gate(CUstream s, int per_thread);
 /* With sg_model_lock held: the serial of the latest observation, and the
  * newest sites later than a serial (newest first). Signal-safe. */
 uint64_t sg_sync_serial(void);

@@ -37,6 +37,8 @@ static void after_fork_child(void)
     sg_guard_after_fork_child();
     sg_pinned_after_fork_child();
     sg_streams_after_fork_child();
+    sg_gates_after_fork_child();
+    sg_order_after_fork_child();
     sg_event_pool_after_fork_child();
     sg_reporter_after_fork_child();
     sg_report_after_fork_child();

@@ -12,6 +12,7 @@
 #include "driver/entries.h"
 #include "preload/root.h"
 #include "preload/table.h"
+#include "model/sync.h"
 
 #define SG_EXPORT __attribute__((visibility("default")))
 
@@ -66,6 +67,7 @@ void *sg_dlsym_impl(void *handle, const char *name);
 #define SG_STREAM_WORK(symbol, per_thread, stream, PARAMS, ...)            \
     SG_CUDA_SHIM(symbol, PARAMS)                                           \
     {                                                                   \
+        SG_IN_ORDER();                                                  \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                   \
         if (r == CUDA_SUCCESS && SG_ENTER() && sg_observe_needed())     \
             sg_note_stream_work(stream, per_thread);                    \

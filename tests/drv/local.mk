@@ -74,6 +74,8 @@ DRV_TESTBINS = \
 	drv/m_event_rerecord_race \
 	drv/m_free_after_sync_ok \
 	drv/m_free_in_flight_race \
+	drv/m_gate_fill_ok \
+	drv/m_gate_fill_race \
 	drv/m_graph_child_race \
 	drv/m_graph_conditional_ok \
 	drv/m_graph_conditional_race \
@@ -101,16 +103,24 @@ DRV_TESTBINS = \
 	drv/m_graph_relaunch_ok \
 	drv/m_h2h_async_device_race \
 	drv/m_h2h_async_pinned_ok \
+	drv/m_hostfn_consumer_ok \
+	drv/m_hostfn_consumer_race \
+	drv/m_hostfn_fill_h2d_ok \
+	drv/m_hostfn_fill_h2d_race \
 	drv/m_hostfn_ok \
 	drv/m_hostfn_other_stream_race \
 	drv/m_legacy_event_blocking_ok \
 	drv/m_legacy_event_nonblocking_race \
+	drv/m_legacy_query_ok \
+	drv/m_legacy_query_race \
 	drv/m_legacy_then_blocking_memset16_ok \
 	drv/m_legacy_then_blocking_ok \
 	drv/m_legacy_then_blocking_writevalue_ok \
 	drv/m_legacy_then_nonblocking_race \
 	drv/m_managed_no_observation_ok \
 	drv/m_managed_no_observation_race \
+	drv/m_order_two_threads_ok \
+	drv/m_order_two_threads_race \
 	drv/m_pageable_d2h_async_ok \
 	drv/m_pageable_d2h_async_race \
 	drv/m_peer_copy_ok \
@@ -287,6 +297,8 @@ DRV_SOURCES = \
 	drv/m_event_rerecord_race.c \
 	drv/m_free_after_sync_ok.c \
 	drv/m_free_in_flight_race.c \
+	drv/m_gate_fill_ok.c \
+	drv/m_gate_fill_race.c \
 	drv/m_graph_child_race.c \
 	drv/m_graph_conditional_ok.c \
 	drv/m_graph_conditional_race.c \
@@ -314,16 +326,24 @@ DRV_SOURCES = \
 	drv/m_graph_relaunch_ok.c \
 	drv/m_h2h_async_device_race.c \
 	drv/m_h2h_async_pinned_ok.c \
+	drv/m_hostfn_consumer_ok.c \
+	drv/m_hostfn_consumer_race.c \
+	drv/m_hostfn_fill_h2d_ok.c \
+	drv/m_hostfn_fill_h2d_race.c \
 	drv/m_hostfn_ok.c \
 	drv/m_hostfn_other_stream_race.c \
 	drv/m_legacy_event_blocking_ok.c \
 	drv/m_legacy_event_nonblocking_race.c \
+	drv/m_legacy_query_ok.c \
+	drv/m_legacy_query_race.c \
 	drv/m_legacy_then_blocking_memset16_ok.c \
 	drv/m_legacy_then_blocking_ok.c \
 	drv/m_legacy_then_blocking_writevalue_ok.c \
 	drv/m_legacy_then_nonblocking_race.c \
 	drv/m_managed_no_observation_ok.c \
 	drv/m_managed_no_observation_race.c \
+	drv/m_order_two_threads_ok.c \
+	drv/m_order_two_threads_race.c \
 	drv/m_pageable_d2h_async_ok.c \
 	drv/m_pageable_d2h_async_race.c \
 	drv/m_peer_copy_ok.c \

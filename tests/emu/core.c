@@ -21,6 +21,7 @@ void emu_lock(void)
 void emu_unlock(void)
 {
     pthread_mutex_unlock(&emu_mutex);
+    emu_run_after_enqueue(); /* a test's hook, once the work is queued */
 }
 
 void emu_broadcast(void)

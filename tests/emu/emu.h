@@ -162,6 +162,10 @@ void emu_host_wait_op(CUstream s, uint64_t seq);
  * value (lock held); called by
  * emu_host_wait just before a host thread blocks. */
 void emu_fire_host_wait_releases(void);
+/* sgemu_call_after_enqueue (hostwait.c): emu_enqueue hands a pending
+ * registration to the calling thread (lock held); emu_unlock runs it. */
+void emu_note_enqueued(void);
+void emu_run_after_enqueue(void);
 
 /* A set of graph nodes (dependencies, a capture's frontier). */
 typedef struct emu_nodes {

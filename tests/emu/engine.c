@@ -195,6 +195,7 @@ uint64_t emu_enqueue(CUstream s, emu_op *op)
     s->tail = op;
     if (op->cls->enqueued)
         op->cls->enqueued(op);
+    emu_note_enqueued();
     if (!s->worker)
         start_worker(s);
     emu_broadcast();

@@ -71,3 +71,33 @@ void emu_fire_host_wait_releases(void)
     pending_tail = &pending;
     emu_broadcast();            /* streams polling the flags look again */
 }
+
+/* sgemu_call_after_enqueue: the registration is handed to the enqueuing
+ * thread under the lock (emu_enqueue), and run by it once it gives the
+ * lock back (emu_unlock). */
+static callback after_enqueue;
+static __thread callback after_enqueue_mine;
+
+void sgemu_call_after_enqueue(void (*fn)(void *), void *arg)
+{
+    emu_lock();
+    after_enqueue = (callback){ fn, arg, NULL };
+    emu_unlock();
+}
+
+void emu_note_enqueued(void)
+{
+    if (after_enqueue.fn) {
+        after_enqueue_mine = after_enqueue;
+        after_enqueue.fn = NULL;
+    }
+}
+
+void emu_run_after_enqueue(void)
+{
+    if (!after_enqueue_mine.fn)
+        return;
+    callback c = after_enqueue_mine;
+    after_enqueue_mine.fn = NULL;
+    c.fn(c.arg);
+}

@@ -36,6 +36,17 @@ void sgemu_call_on_host_wait(void (*fn)(void *), void *arg);
 
 typedef void (*sgemu_call_on_host_wait_fn)(void (*fn)(void *), void *arg);
 
+/* The next time any host thread enqueues work on a stream (a copy, an
+ * event record, a memory operation...), that thread calls fn(arg) once the
+ * work is queued, before the call returns to its caller, without the
+ * emulator's lock.  Fires once.  Lets a test pause a thread between the
+ * driver's queueing and whatever its caller (syncguard's shim) does after
+ * the call returns, and act from another thread meanwhile. */
+__attribute__((visibility("default")))
+void sgemu_call_after_enqueue(void (*fn)(void *), void *arg);
+
+typedef void (*sgemu_call_after_enqueue_fn)(void (*fn)(void *), void *arg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,7 @@
 #define EVENT_RECORD(symbol, per_thread, PARAMS, ...)               \
     SG_CUDA_SHIM(symbol, PARAMS)                                       \
     {                                                               \
+        SG_IN_ORDER();                                              \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);               \
         if (r == CUDA_SUCCESS && SG_ENTER() && sg_observe_needed()) \
             sg_note_event_record(e, h, per_thread);                 \

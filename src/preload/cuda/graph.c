@@ -165,6 +165,7 @@ SG_CUDA_SHIM(cuGraphExecUpdate, (CUgraphExec exec, CUgraph graph, CUgraphNode *e
 #define GRAPH_LAUNCH(symbol, per_thread)                          \
     SG_CUDA_SHIM(symbol, (CUgraphExec exec, CUstream s))            \
     {                                                             \
+        SG_IN_ORDER();                                            \
         CUresult r = SG_FORWARD(symbol, exec, s);                 \
         if (r != CUDA_SUCCESS || !SG_ENTER())                     \
             return r;                                             \

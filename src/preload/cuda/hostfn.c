@@ -1,19 +1,35 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of host functions and stream callbacks: the program's function is
  * enqueued behind a trampoline that observes its stream's earlier work when
- * it starts (life/hostfn.c). Captured streams replay the function on every
- * graph launch, so there it gets a graph trampoline (life/graph.c). */
+ * it starts, and is a gate for the work after it until it returns
+ * (life/hostfn.c). Captured streams replay the function on every graph
+ * launch, so there it gets a graph trampoline (life/graph.c). */
 #include "config.h"
 
+#include "fault/wait.h"
 #include "life/graph.h"
 #include "life/hostfn.h"
 #include "model/sync.h"
 #include "preload/shim.h"
 
+/* Forwards the trampoline in place of the program's function; its place
+ * on the stream is taken once the driver accepted it. */
+#define FORWARD_TRAMPOLINE(symbol, per_thread, t, ...)                        \
+    ({                                                                        \
+        sg_waiters_ensure(); /* a fault behind it waits boundedly */          \
+        CUresult r_ = SG_FORWARD(symbol, __VA_ARGS__);                        \
+        if (r_ == CUDA_SUCCESS)                                               \
+            sg_host_fn_enqueued(s, per_thread);                               \
+        else                                                                  \
+            sg_host_fn_discard(t);                                            \
+        r_;                                                                   \
+    })
+
 #define HOST_FN(symbol, per_thread)                                           \
     SG_CUDA_SHIM(symbol, (CUstream s, CUhostFn fn, void *data))                   \
     {                                                                         \
         int entered = SG_ENTER();                                             \
+        SG_IN_ORDER();                                                        \
         int capturing = entered && sg_stream_is_capturing(s, per_thread);     \
         if (capturing && sg_graph_wrap_host_fn(&fn, &data) == 0)              \
             return SG_FORWARD(symbol, s, fn, data);                           \
@@ -23,10 +39,7 @@
         if (!t)                                                               \
             return SG_FORWARD(symbol, s, fn, data);                           \
         t->fn = fn, t->data = data;                                           \
-        CUresult r = SG_FORWARD(symbol, s, sg_host_fn_run, t);                   \
-        if (r != CUDA_SUCCESS)                                                \
-            sg_host_fn_discard(t);                                                       \
-        return r;                                                             \
+        return FORWARD_TRAMPOLINE(symbol, per_thread, t, s, sg_host_fn_run, t); \
     }
 
 HOST_FN(cuLaunchHostFunc, 0)
@@ -35,15 +48,13 @@ HOST_FN(cuLaunchHostFunc_ptsz, 1)
 #define CALLBACK(symbol, per_thread)                                                   \
     SG_CUDA_SHIM(symbol, (CUstream s, CUstreamCallback cb, void *data, unsigned int flags)) \
     {                                                                                  \
+        SG_IN_ORDER();                                                                 \
         struct sg_host_fn *t =                                                         \
             SG_ENTER() ? sg_host_fn_prepare(s, per_thread, "cuStreamAddCallback", -1) : NULL; \
         if (!t)                                                                        \
             return SG_FORWARD(symbol, s, cb, data, flags);                             \
         t->cb = cb, t->data = data;                                                    \
-        CUresult r = SG_FORWARD(symbol, s, sg_host_fn_run_callback, t, flags);                    \
-        if (r != CUDA_SUCCESS)                                                         \
-            sg_host_fn_discard(t);                                                                \
-        return r;                                                                      \
+        return FORWARD_TRAMPOLINE(symbol, per_thread, t, s, sg_host_fn_run_callback, t, flags); \
     }
 
 CALLBACK(cuStreamAddCallback, 0)

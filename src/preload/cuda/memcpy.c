@@ -60,6 +60,7 @@ static int host_to_host(uintptr_t dst, uintptr_t src)
         if ((dst_host) && to_pageable(dst_host, src_host, n, dst_known_host))        \
             return SG_COMPLETING_COPY(api, hStream, per_thread,                      \
                                       SG_FORWARD(symbol, COPY_ARGS));                \
+        SG_IN_ORDER(); /* not across the blocking calls above */                    \
         CUresult r = SG_FORWARD(symbol, COPY_ARGS);                                  \
         if (r == CUDA_SUCCESS)                                                       \
             async_copy_accepted(api, hStream, per_thread, dst_host, src_host, n);    \

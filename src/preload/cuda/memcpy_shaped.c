@@ -24,6 +24,7 @@
 #define SHAPED_ASYNC(symbol, API, PT, TYPE, guard_fn)                      \
     SG_CUDA_SHIM(symbol, (const TYPE *p, CUstream s))                              \
     {                                                                          \
+        SG_IN_ORDER();                                                         \
         CUresult r = SG_FORWARD(symbol, p, s);                                 \
         if (r == CUDA_SUCCESS && p && SG_ENTER()) {                            \
             struct copy_call call;                                             \
@@ -95,6 +96,7 @@ static void guard_3d_batch(struct copy_call *call, size_t n, const CUDA_MEMCPY3D
 #define BATCH(symbol, PT, PARAMS, ...)                                         \
     SG_CUDA_SHIM(symbol, PARAMS)                                                  \
     {                                                                          \
+        SG_IN_ORDER();                                                         \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
         if (r == CUDA_SUCCESS && SG_ENTER()) {                                 \
             struct copy_call call;                                             \
@@ -113,6 +115,7 @@ BATCH(cuMemcpyBatchAsync_v2_ptsz, 1, (BATCH_PARAMS, CUstream s), BATCH_ARGS, s)
 #define BATCH_3D(symbol, PT, PARAMS, ...)                                      \
     SG_CUDA_SHIM(symbol, PARAMS)                                                  \
     {                                                                          \
+        SG_IN_ORDER();                                                         \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
         if (r == CUDA_SUCCESS && SG_ENTER()) {                                 \
             struct copy_call call;                                             \

@@ -64,6 +64,7 @@ STREAM_OBSERVER(cuStreamQuery_ptsz, 1, "cuStreamQuery")
 #define STREAM_WAIT_EVENT(symbol, per_thread)                   \
     SG_CUDA_SHIM(symbol, (CUstream h, CUevent e, unsigned int flags)) \
     {                                                           \
+        SG_IN_ORDER();                                          \
         CUresult r = SG_FORWARD(symbol, h, e, flags);           \
         if (r == CUDA_SUCCESS && SG_ENTER() && sg_observe_needed()) \
             sg_note_stream_wait(h, per_thread, e);              \

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Gates: stream work that may not pass until the host acts. A wait-value
+ * operation (cuStreamWaitValue32/64, a batch's wait) passes when some agent
+ * writes its word, perhaps the very host thread that now touches a copy
+ * behind it; a host function or stream callback passes when it returns. A
+ * copy behind a live gate may never complete while the thread that touches
+ * its bytes is stopped, so the fault handler must not wait for it without
+ * a bound (fault/resolve.c). A wait-value gate is live until an
+ * observation covers it; a host function's until it returns. */
+#include "config.h"
+
+#include "model/model.h"
+#include "model/sync.h"
+
+#define GATES_MAX 256
+
+struct gate {
+    uint32_t stream;
+    uint64_t seq;
+    uint64_t token; /* 0: a free slot */
+};
+
+static struct gate gates[GATES_MAX];
+static uint64_t next_token = 1;
+static int lost; /* a gate the table had no room for: every copy counts as behind one */
+
+uint64_t sg_gate_add(uint32_t stream, uint64_t seq)
+{
+    for (int i = 0; i < GATES_MAX; i++)
+        if (!gates[i].token) {
+            gates[i] = (struct gate){ stream, seq, next_token++ };
+            return gates[i].token;
+        }
+    lost = 1;
+    return 0;
+}
+
+void sg_gate_passed(uint64_t token)
+{
+    for (int i = 0; token && i < GATES_MAX; i++)
+        if (gates[i].token == token)
+            gates[i].token = 0;
+}
+
+void sg_gates_passed_covered(const struct sg_vc *vc)
+{
+    for (int i = 0; i < GATES_MAX; i++)
+        if (gates[i].token && sg_vc_get(vc, gates[i].stream) >= gates[i].seq)
+            gates[i].token = 0;
+}
+
+int sg_clock_covers(const struct sg_clock *after, uint32_t stream, uint64_t seq)
+{
+    for (int i = 0; i < after->n; i++)
+        if (after->e[i].stream == stream)
+            return after->e[i].seq >= seq;
+    return 0;
+}
+
+int sg_gate_before(const struct sg_clock *after)
+{
+    if (lost)
+        return 1;
+    for (int i = 0; i < GATES_MAX; i++)
+        if (gates[i].token && (after->partial || sg_clock_covers(after, gates[i].stream, gates[i].seq)))
+            return 1;
+    return 0;
+}
+
+void sg_clock_set(struct sg_clock *out, const struct sg_vc *vc)
+{
+    out->n = 0;
+    out->partial = vc->n > SG_CLOCK_MAX;
+    for (uint32_t i = 0; i < vc->n && i < SG_CLOCK_MAX; i++)
+        out->e[out->n++] = vc->e[i];
+}
+
+void sg_gates_after_fork_child(void)
+{
+    for (int i = 0; i < GATES_MAX; i++)
+        gates[i].token = 0;
+    lost = 0;
+}

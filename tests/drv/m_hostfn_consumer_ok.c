@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* m_hostfn_consumer_ok: a consumer host function between two
+ * device-to-host copies into one buffer on one stream (#11: this hung).
+ * When it starts the first copy is complete; the second cannot start
+ * before it returns: its read is no race, and must not wait.  Twin:
+ * m_hostfn_consumer_race.
+ *
+ * SG-EXPECT: silent
+ */
+/* The twin of m_hostfn_consumer_race: the same program, with the lines
+ * under #ifdef SG_TWIN there. */
+#define SG_TWIN 1
+#include "m_hostfn_consumer_race.c"

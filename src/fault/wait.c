@@ -11,7 +11,9 @@
 
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdatomic.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -24,7 +26,7 @@
 
 #define WAITERS 4
 
-enum { ABSENT, IDLE, BUSY };
+enum { ABSENT, STARTING, IDLE, BUSY };
 
 struct waiter {
     atomic_int state;
@@ -53,6 +55,10 @@ static void *waiter_main(void *arg)
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL); /* the program's signals are not for it */
     sg_in_syncguard = 1;
+    /* Its malloc arena now, while the process has mappings to spare: the
+     * driver may allocate in its wait when the program has used them up. */
+    free(malloc(64 * 1024)); /* below the trim threshold: stays usable */
+    atomic_store(&w->state, IDLE);
     for (;;) {
         while (!atomic_load(&w->request))
             futex_wait(&w->request, 0, NULL);
@@ -75,11 +81,14 @@ void sg_waiters_ensure(void)
         if (atomic_load(&waiters[i].state) != ABSENT)
             continue;
         pthread_t t;
-        atomic_store(&waiters[i].state, IDLE);
-        if (pthread_create(&t, NULL, waiter_main, &waiters[i]) != 0)
+        atomic_store(&waiters[i].state, STARTING);
+        if (pthread_create(&t, NULL, waiter_main, &waiters[i]) != 0) {
             atomic_store(&waiters[i].state, ABSENT);
-        else
-            pthread_detach(t);
+            break;
+        }
+        pthread_detach(t);
+        while (atomic_load(&waiters[i].state) == STARTING)
+            sched_yield(); /* until it has its arena (above) */
         break;
     }
     pthread_mutex_unlock(&start_lock);

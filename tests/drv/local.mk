@@ -194,6 +194,7 @@ DRV_TESTBINS = \
 	drv/robust_program_mprotect_order \
 	drv/robust_raw_fork_child \
 	drv/robust_register_mixed_prot \
+	drv/robust_report_before_wait \
 	drv/robust_settle_other_thread_ok \
 	drv/robust_settle_other_thread_race \
 	drv/robust_siglongjmp_wait \
@@ -417,6 +418,7 @@ DRV_SOURCES = \
 	drv/robust_program_mprotect_order.c \
 	drv/robust_raw_fork_child.c \
 	drv/robust_register_mixed_prot.c \
+	drv/robust_report_before_wait.c \
 	drv/robust_settle_other_thread_ok.c \
 	drv/robust_settle_other_thread_race.c \
 	drv/robust_siglongjmp_wait.c \

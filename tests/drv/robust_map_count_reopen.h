@@ -28,7 +28,10 @@ static int reopen_main(int racy)
     uint32_t *host = sgt_pinned_words(5 * PAGE_WORDS, OLD);
     for (int i = 0; i < 3; i++) {
         s[i] = sgt_stream(CU_STREAM_NON_BLOCKING);
-        hold[i] = sgt_hold_stream(s[i]);
+        /* behind a graph's wait node, not a gate: the fault handler's own
+         * thread waits (syncguard's waiter thread, a gate's, may find no
+         * room to allocate at the limit: see syncguard(7)) */
+        hold[i] = sgt_hold_stream_in_graph(s[i]);
         /* pages 1, 2 and 3 of the buffer */
         SGT_CHECK(cuMemcpyDtoHAsync(host + (i + 1) * PAGE_WORDS, dev, page, s[i]));
     }

@@ -69,7 +69,7 @@ static void *read_neighbour(void *arg)
 static sgt_hold *held_copy(void *host, CUdeviceptr dev, CUstream *s)
 {
     SGT_CHECK(cuStreamCreate(s, CU_STREAM_NON_BLOCKING));
-    sgt_hold *hold = sgt_hold_stream(*s);
+    sgt_hold *hold = sgt_hold_stream_in_graph(*s);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, QUARTER, *s));
     return hold;
 }

@@ -8,13 +8,15 @@
  * must behave: a read(2) into the same buffer returns its full count
  * (syncguard's shims still work: no EFAULT, no hang), a second early read
  * of a later copy is reported, and after synchronizing every copy's data
- * are right.  (The first race is reported after its wait, which the
- * program left: that report is lost, see syncguard(7).)  Emulator only
- * (the call-back).
+ * are right.  Both races are reported: a report is written before the
+ * wait (#11), so the one whose wait the program left is not lost.  The copies wait
+ * behind a graph's wait node (sgt_hold_stream_in_graph), which syncguard
+ * does not count as a gate: the faulting thread itself waits in the
+ * driver.  Emulator only (the call-back).
  *
  * SG-EMU-ONLY
  * SG-EXPECT: early-host-read
- * SG-GREP: syncguard: 1 race reported (1 early-host-read
+ * SG-GREP: syncguard: 2 races reported (2 early-host-read
  */
 #include <cuda.h>
 #include <dlfcn.h>
@@ -72,7 +74,7 @@ int main(void)
     uint32_t *host = sgt_pinned_words(WORDS, OLD);
 
     /* 1: the jump out of syncguard's wait */
-    sgt_hold *hold = sgt_hold_stream(s);
+    sgt_hold *hold = sgt_hold_stream_in_graph(s);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, s));
     call_on_wait(send_usr1, NULL);      /* first, while the copy is still held */
     unsigned first = ~0u;
@@ -92,7 +94,7 @@ int main(void)
     /* 3: a second race, reported */
     for (unsigned i = 0; i < WORDS; i++)
         host[i] = OLD;
-    hold = sgt_hold_stream(s);
+    hold = sgt_hold_stream_in_graph(s);
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, BYTES, s));
     sgt_release_when_host_waits(hold);
     unsigned second = read_early(host);

@@ -258,25 +258,43 @@ conditional_ok         0     -
 conditional_race       66    early-host-read
 '
 
-edge_cases() {
-  local mode want kind name exe=$TMP/edges
+# The issue 11 rules 1 and 2 (tests/gpu/rt/nohang.cu), static cudart only.
+#   nohang.cu MODE        exit  report
+NOHANG_CASES='
+hostfn_fill_ok          0     -
+hostfn_fill_race        66    early-host-write
+hostfn_consumer_ok      0     -
+hostfn_consumer_race    66    early-host-read
+gate_fill_ok            0     -
+gate_fill_race          66    early-host-write
+legacy_query_ok         0     -
+legacy_query_race       66    early-host-read
+'
+
+# FILE (tests/gpu/rt/FILE.cu, built once) run in each MODE of CASES, as
+# cases PREFIX-MODE.
+rule_cases() {
+  local file=$1 cases=$2 prefix=$3 mode want kind name exe=$TMP/$1
   if [ ! -e "$exe" ] && [ ! -e "$exe.failed" ]; then
     # shellcheck disable=SC2086
-    timeout 300 "$NVCC" -O2 -g $NVCC_ARCH "$GPU/rt/edges.cu" -o "$exe" >"$exe.build" 2>&1 </dev/null ||
+    timeout 300 "$NVCC" -O2 -g $NVCC_ARCH "$GPU/rt/$file.cu" -o "$exe" >"$exe.build" 2>&1 </dev/null ||
       touch "$exe.failed"
-    { echo "##### nvcc build edges"; cat "$exe.build"; } >>"$LOG"
+    { echo "##### nvcc build $file"; cat "$exe.build"; } >>"$LOG"
   fi
   while read -r mode want kind <&3; do
     [ -n "$mode" ] || continue
-    name=rt-edge-$mode
+    name=$prefix-$mode
     selected "$name" || continue
     if [ -e "$exe" ]; then
       expect "$name" "$want" "$kind" report "$exe" "$mode"
     else
       result FAIL "$name" "nvcc build failed (see log)"
     fi
-  done 3<<<"$EDGE_CASES"
+  done 3<<<"$cases"
 }
+
+edge_cases() { rule_cases edges "$EDGE_CASES" rt-edge; }
+nohang_cases() { rule_cases nohang "$NOHANG_CASES" rt-nohang; }
 
 # ---------------------------------------------------------------- c, d. PyTorch and Numba: tests/gpu/py/*.py
 #   case                    script + mode                      exit  report
@@ -347,6 +365,7 @@ sanitizer_case() {
 drv_cases
 rt_cases
 edge_cases
+nohang_cases
 py_cases
 train_case
 sanitizer_case

@@ -95,7 +95,7 @@ static void take_flag(sgt_hold *h)
     flags_used++;
 }
 
-sgt_hold *sgt_hold_stream(CUstream s)
+static sgt_hold *new_hold(void)
 {
     sgt_hold *h = calloc(1, sizeof *h);
     if (!h) {
@@ -109,7 +109,28 @@ sgt_hold *sgt_hold_stream(CUstream s)
     pthread_mutex_unlock(&holds_lock);
     *h->flag = 0;
     h->value = 1;
+    return h;
+}
+
+sgt_hold *sgt_hold_stream(CUstream s)
+{
+    sgt_hold *h = new_hold();
     SGT_CHECK(cuStreamWaitValue32(s, h->dflag, h->value, CU_STREAM_WAIT_VALUE_GEQ));
+    return h;
+}
+
+sgt_hold *sgt_hold_stream_in_graph(CUstream s)
+{
+    sgt_hold *h = new_hold();
+    CUstream g;
+    CUgraph graph;
+    CUgraphExec exec;
+    SGT_CHECK(cuStreamCreate(&g, CU_STREAM_NON_BLOCKING));
+    SGT_CHECK(cuStreamBeginCapture(g, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    SGT_CHECK(cuStreamWaitValue32(g, h->dflag, h->value, CU_STREAM_WAIT_VALUE_GEQ));
+    SGT_CHECK(cuStreamEndCapture(g, &graph));
+    SGT_CHECK(cuGraphInstantiate(&exec, graph, 0));
+    SGT_CHECK(cuGraphLaunch(exec, s));
     return h;
 }
 

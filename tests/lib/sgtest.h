@@ -53,6 +53,12 @@ typedef struct sgt_hold sgt_hold;
  * thread's per-thread stream.  The hold (a few bytes of page-locked
  * memory) lives until exit. */
 sgt_hold *sgt_hold_stream(CUstream s);
+/* The same wait, as the node of a captured graph launched on s: syncguard
+ * does not count it as a gate (see syncguard(7)), so its fault handler
+ * blocks in the driver itself for a copy behind it, without a bound (tests
+ * of that wait: a signal handler leaving it, another thread acting while
+ * it lasts). */
+sgt_hold *sgt_hold_stream_in_graph(CUstream s);
 /* Releases the hold now. */
 void sgt_release(sgt_hold *h);
 /* Releases the hold when a host thread next blocks in the driver (see

@@ -72,6 +72,8 @@ DRV_TESTBINS = \
 	drv/m_event_query_ok \
 	drv/m_event_record_flags_ok \
 	drv/m_event_rerecord_race \
+	drv/m_failed_copy_ok \
+	drv/m_failed_copy_race \
 	drv/m_free_after_sync_ok \
 	drv/m_free_in_flight_race \
 	drv/m_gate_fill_ok \
@@ -296,6 +298,8 @@ DRV_SOURCES = \
 	drv/m_event_query_ok.c \
 	drv/m_event_record_flags_ok.c \
 	drv/m_event_rerecord_race.c \
+	drv/m_failed_copy_ok.c \
+	drv/m_failed_copy_race.c \
 	drv/m_free_after_sync_ok.c \
 	drv/m_free_in_flight_race.c \
 	drv/m_gate_fill_ok.c \

@@ -3,10 +3,27 @@
  * the emulator (stream, event, context synchronisation, synchronous
  * copies), never on non-blocking queries.  The flags are the test's own, so
  * it can see exactly when the emulator stored to them. */
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "sgemu.h"
 #include "t-util.h"
 
 #define N 512
+
+/* sgemu_call_after_enqueue: what the call-back saw. */
+static CUstream after_stream;
+static int after_calls;
+static long after_tid;
+static CUresult after_query;
+
+static void after_enqueue(void *arg)
+{
+    (void)arg;
+    after_calls++;
+    after_tid = (long)syscall(SYS_gettid);
+    after_query = cuStreamQuery(after_stream); /* the emulator's lock is free */
+}
 
 /* Holds s on a fresh flag whose release is registered with the emulator. */
 static volatile cuuint32_t *held_with_release(CUstream s)
@@ -65,5 +82,21 @@ int main(void)
     sgemu_release_on_host_wait(dflag, 5);
     SGT_CHECK(cuStreamSynchronize(s));
     SGT_EXPECT(*flag == 1);
-    return pass("t-host-wait", "host-wait releases fire on blocking calls only");
+
+    /* sgemu_call_after_enqueue: once, in the enqueuing thread, with the
+     * work already queued (behind the hold: not ready), before the call
+     * returns; not on calls that enqueue nothing. */
+    volatile cuuint32_t *gate = (volatile cuuint32_t *)pinned_zeroed(sizeof *gate);
+    SGT_CHECK(cuStreamWaitValue32(s, (CUdeviceptr)(uintptr_t)gate, 1, CU_STREAM_WAIT_VALUE_GEQ));
+    after_stream = s;
+    sgemu_call_after_enqueue(after_enqueue, NULL);
+    SGT_EXPECT(cuStreamQuery(s) == CUDA_ERROR_NOT_READY && after_calls == 0);
+    SGT_CHECK(cuMemsetD8Async(d, 2, N, s));
+    SGT_EXPECT(after_calls == 1 && after_tid == (long)syscall(SYS_gettid));
+    SGT_EXPECT(after_query == CUDA_ERROR_NOT_READY);
+    SGT_CHECK(cuEventRecord(ev, s));
+    SGT_EXPECT(after_calls == 1);
+    *gate = 1;
+    SGT_CHECK(cuStreamSynchronize(s));
+    return pass("t-host-wait", "host-wait releases fire on blocking calls only; after-enqueue call-backs once");
 }

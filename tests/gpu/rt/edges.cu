@@ -39,22 +39,8 @@
 //   conditional_ok    the same, read after cudaStreamSynchronize
 #include "rules.cuh"
 
-static uint32_t *device_new(void) {
-  uint32_t *d;
-  CK(cudaMalloc(&d, BYTES));
-  uint32_t *h = (uint32_t *)malloc(BYTES);
-  for (size_t i = 0; i < N; i++) h[i] = NEW;
-  CK(cudaMemcpy(d, h, BYTES, cudaMemcpyHostToDevice));
-  free(h);
-  return d;
-}
-
-static uint32_t *pinned_old(void) {
-  uint32_t *h;
-  CK(cudaMallocHost(&h, BYTES));
-  for (size_t i = 0; i < N; i++) h[i] = OLD;
-  return h;
-}
+static uint32_t *device_new(void) { return device_of(NEW); }
+static uint32_t *pinned_old(void) { return pinned_of(OLD); }
 
 static int h2h(int ok) {
   cudaStream_t s;

@@ -35,23 +35,6 @@
 
 static const uint32_t SECOND = 0x2222abcdu;
 
-static uint32_t *device_of(uint32_t word) {
-  uint32_t *d;
-  CK(cudaMalloc(&d, BYTES));
-  uint32_t *h = (uint32_t *)malloc(BYTES);
-  for (size_t i = 0; i < N; i++) h[i] = word;
-  CK(cudaMemcpy(d, h, BYTES, cudaMemcpyHostToDevice));
-  free(h);
-  return d;
-}
-
-static uint32_t *pinned_of(uint32_t word) {
-  uint32_t *h;
-  CK(cudaMallocHost(&h, BYTES));
-  for (size_t i = 0; i < N; i++) h[i] = word;
-  return h;
-}
-
 static unsigned device_wrong(const uint32_t *dev, uint32_t want) {
   uint32_t *back = (uint32_t *)malloc(BYTES);
   CK(cudaMemcpy(back, dev, BYTES, cudaMemcpyDeviceToHost));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the issue 11 runtime-API programs share (edges.cu, nohang.cu): the
-// error check, the buffers' size and contents, a spin kernel that keeps a
+// error check, the buffers' size and contents (device and pinned buffers
+// filled with a word), a spin kernel that keeps a
 // copy after it in flight, and the verdict.
 #ifndef SG_RT_RULES_CUH
 #define SG_RT_RULES_CUH
@@ -54,6 +55,23 @@ static int verdict(unsigned bad, const char *when) {
   printf("%s: %u of %zu words wrong\ncheck: %s\n", when, bad, N, bad ? "MISMATCH" : "ok");
   fflush(stdout);
   return bad ? 1 : 0;
+}
+
+static uint32_t *device_of(uint32_t word) {
+  uint32_t *d;
+  CK(cudaMalloc(&d, BYTES));
+  uint32_t *h = (uint32_t *)malloc(BYTES);
+  for (size_t i = 0; i < N; i++) h[i] = word;
+  CK(cudaMemcpy(d, h, BYTES, cudaMemcpyHostToDevice));
+  free(h);
+  return d;
+}
+
+static uint32_t *pinned_of(uint32_t word) {
+  uint32_t *h;
+  CK(cudaMallocHost(&h, BYTES));
+  for (size_t i = 0; i < N; i++) h[i] = word;
+  return h;
 }
 
 static int is(const char *mode, const char *name) { return !strcmp(mode, name); }

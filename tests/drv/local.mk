@@ -109,6 +109,7 @@ DRV_TESTBINS = \
 	drv/m_hostfn_consumer_race \
 	drv/m_hostfn_fill_h2d_ok \
 	drv/m_hostfn_fill_h2d_race \
+	drv/m_hostfn_fill_h2d_wait_ok \
 	drv/m_hostfn_ok \
 	drv/m_hostfn_other_stream_race \
 	drv/m_legacy_event_blocking_ok \
@@ -335,6 +336,7 @@ DRV_SOURCES = \
 	drv/m_hostfn_consumer_race.c \
 	drv/m_hostfn_fill_h2d_ok.c \
 	drv/m_hostfn_fill_h2d_race.c \
+	drv/m_hostfn_fill_h2d_wait_ok.c \
 	drv/m_hostfn_ok.c \
 	drv/m_hostfn_other_stream_race.c \
 	drv/m_legacy_event_blocking_ok.c \

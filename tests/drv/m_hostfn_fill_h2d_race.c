@@ -7,13 +7,16 @@
  * m_hostfn_fill_h2d_ok, where the host function is enqueued before the copy
  * on the copy's stream: stream order places its writes before the copy
  * starts (no race), and the copy cannot start until the function returns,
- * so syncguard must neither report nor wait (it hung there).
+ * so syncguard must neither report nor wait (it hung there); and
+ * m_hostfn_fill_h2d_wait_ok, where the copy runs on another stream that
+ * waits (cuStreamWaitEvent) for an event recorded after the host function.
  *
  * SG-EXPECT: early-host-write
  * SG-GREP: ^SUMMARY: syncguard: early-host-write .*m_hostfn_fill_h2d_race
  */
-/* This program is also built, with SG_TWIN defined, as its twin
- * m_hostfn_fill_h2d_ok.c (the lines under #ifdef SG_TWIN are the twin's). */
+/* This program is also built, with SG_TWIN defined, as its twins
+ * m_hostfn_fill_h2d_ok.c and (SG_TWIN 2) m_hostfn_fill_h2d_wait_ok.c (the
+ * lines under #ifdef SG_TWIN are theirs). */
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,7 +47,18 @@ int main(void)
     for (unsigned i = 0; i < SGT_WORDS; i++)
         staging[i] = ORIG;
     sgt_hold *hold = sgt_hold_stream(a);
-#ifdef SG_TWIN /* m_hostfn_fill_h2d_ok */
+#if SG_TWIN == 2 /* m_hostfn_fill_h2d_wait_ok: the copy on c, after an event of a */
+    CUstream c = sgt_stream(CU_STREAM_NON_BLOCKING);
+    CUevent filled = sgt_event();
+    SGT_CHECK(cuLaunchHostFunc(a, fill, NULL));
+    SGT_CHECK(cuEventRecord(filled, a));
+    SGT_CHECK(cuStreamWaitEvent(c, filled, 0));
+    SGT_CHECK(cuMemcpyHtoDAsync(dev, staging, SGT_BYTES, c));
+    sgt_release(hold);
+    sgt_wait_done();
+    SGT_CHECK(cuStreamSynchronize(c));
+    const uint32_t want = FILL;
+#elif defined SG_TWIN /* m_hostfn_fill_h2d_ok */
     SGT_CHECK(cuLaunchHostFunc(a, fill, NULL));
     SGT_CHECK(cuMemcpyHtoDAsync(dev, staging, SGT_BYTES, a));
     sgt_release(hold);

@@ -21,6 +21,7 @@
  * preload/cuda/graph.c. */
 #include "config.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
@@ -39,10 +40,28 @@ static sg_lock_t graphs_lock = SG_LOCK_INIT;
 
 /* ---- host functions in graphs ---- */
 
-/* What one launch's host node will show when it runs. */
+/* Where one launch sits in its stream: its own operation, after its
+ * copies, which the model places after the real launch returned (the host
+ * nodes may run before that: seq 0, not placed yet). A copy enqueued after
+ * the launch comes after its host nodes. Shared by the launch's queued
+ * entries; the last user frees it. */
+struct launch_place {
+    atomic_int users;
+    uint32_t stream;
+    _Atomic uint64_t seq;
+};
+
+static void place_put(struct launch_place *pl)
+{
+    if (pl && atomic_fetch_sub(&pl->users, 1) == 1)
+        free(pl);
+}
+
+/* What one launch's host node will show when it runs, and where. */
 struct pending_vc {
     struct pending_vc *next;
     struct sg_vc vc;
+    struct launch_place *place;
 };
 
 /* A host function in a graph (a cuLaunchHostFunc captured, or a host node
@@ -61,9 +80,11 @@ static void CUDA_CB run_graph_host_fn(void *arg)
 {
     struct graph_host_fn *t = arg;
     struct sg_vc covered = { 0 };
+    struct launch_place *place = NULL;
     sg_lock(&graphs_lock);
     struct pending_vc *p = t->head;
     if (p) {
+        place = p->place;
         sg_vc_copy(&covered, &p->vc);
         for (struct pending_vc *q = p->next; t->users > 1 && q; q = q->next)
             sg_vc_join(&covered, &q->vc);
@@ -76,9 +97,11 @@ static void CUDA_CB run_graph_host_fn(void *arg)
         sg_vc_free(&p->vc), free(p);
     struct sg_sync_site site = SG_SYNC_SITE("a graph host node", SG_SYNC_HOST_FN, t);
     sg_observe_if(covered.n > 0, &covered, &site);
-    sg_host_fn_node_begin();
+    uint64_t seq = place ? atomic_load(&place->seq) : 0;
+    sg_host_fn_node_begin(seq ? place->stream : 0, seq);
     t->fn(t->data);
     sg_host_fn_node_end();
+    place_put(place);
 }
 
 /* The function and data to put in a graph instead of the program's. The
@@ -100,12 +123,16 @@ static struct graph_host_fn *trampoline_of(const CUDA_HOST_NODE_PARAMS *p)
     return p->fn == run_graph_host_fn ? p->userData : NULL;
 }
 
-static void queue_for_host_fn(struct graph_host_fn *t, const struct sg_vc *vc)
+static void queue_for_host_fn(struct graph_host_fn *t, const struct sg_vc *vc,
+                              struct launch_place *place)
 {
     struct pending_vc *p = calloc(1, sizeof *p);
     if (!p)
         return; /* that run observes nothing: a race may go unreported */
     sg_vc_copy(&p->vc, vc);
+    if (place)
+        atomic_fetch_add(&place->users, 1);
+    p->place = place;
     sg_lock(&graphs_lock);
     if (t->tail)
         t->tail->next = p;
@@ -356,7 +383,7 @@ static void stream_now(CUstream s, int per_thread, struct sg_vc *out)
 
 /* Models one launch of g's items (a private copy, taken under the lock). */
 static void launch_items(const struct graph_items *it, const struct sg_vc *before, CUstream s, int per_thread,
-                         struct sg_vc *waited)
+                         struct sg_vc *waited, struct launch_place *place)
 {
     struct sg_vc *out = calloc(it->n ? it->n : 1, sizeof *out);
     if (!out)
@@ -387,7 +414,7 @@ static void launch_items(const struct graph_items *it, const struct sg_vc *befor
             sg_vc_join(waited, &e);
             sg_vc_free(&e);
         } else if (x->kind == GI_HOST && x->host) {
-            queue_for_host_fn(x->host, &in);
+            queue_for_host_fn(x->host, &in, place);
         }
         sg_vc_free(&in);
     }
@@ -441,13 +468,25 @@ static void launched(CUgraphExec exec, CUstream s, int per_thread)
             copy_items(&items, &g->items);
     }
     sg_unlock(&graphs_lock);
+    struct launch_place *place = items.n ? calloc(1, sizeof *place) : NULL;
+    if (place)
+        atomic_init(&place->users, 1);
     if (items.n) {
         stream_now(s, per_thread, &before);
         sg_vc_join(&before, &after);
-        launch_items(&items, &before, s, per_thread, &after);
+        launch_items(&items, &before, s, per_thread, &after, place);
         sg_graph_items_free(&items);
     }
     sg_note_ordered_work(s, per_thread, &after, &then);
+    if (place) {
+        struct sg_stream_info info;
+        struct sg_vc now = { 0 };
+        sg_snapshot_stream(s, per_thread, &now, &info);
+        sg_vc_free(&now);
+        place->stream = info.idx;
+        atomic_store(&place->seq, sg_vc_get(&then, info.idx));
+        place_put(place);
+    }
     sg_lock(&graphs_lock);
     HASH_FIND_PTR(execs, &exec, g);
     if (g)

@@ -24,7 +24,7 @@
 
 /* The host function this thread runs: its place in stream order. */
 struct running {
-    int active;  /* 1: a host function or callback; 2: a graph host node */
+    int active;  /* 1: its place is known; 2: a graph host node whose is not */
     uint32_t stream;
     uint64_t seq;
 };
@@ -124,9 +124,9 @@ void CUDA_CB sg_host_fn_run_callback(CUstream s, CUresult status, void *arg)
     end(t);
 }
 
-void sg_host_fn_node_begin(void)
+void sg_host_fn_node_begin(uint32_t stream, uint64_t seq)
 {
-    running = (struct running){ 2, 0, 0 };
+    running = seq ? (struct running){ 1, stream, seq } : (struct running){ 2, 0, 0 };
 }
 
 void sg_host_fn_node_end(void)

@@ -29,9 +29,9 @@ void sg_host_fn_discard(struct sg_host_fn *t);
 /* What the driver runs instead of the program's function or callback. */
 void CUDA_CB sg_host_fn_run(void *arg);
 void CUDA_CB sg_host_fn_run_callback(CUstream s, CUresult status, void *arg);
-/* A graph host node runs on this thread (its place in stream order is not
- * known to the fault handler): begin, end. */
-void sg_host_fn_node_begin(void);
+/* A graph host node runs on this thread: begin (at its launch's place in
+ * stream order, seq 0 when not known yet), end. */
+void sg_host_fn_node_begin(uint32_t stream, uint64_t seq);
 void sg_host_fn_node_end(void);
 
 /* ---- in the fault handler, sg_model_lock held ---- */

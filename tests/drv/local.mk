@@ -92,6 +92,8 @@ DRV_TESTBINS = \
 	drv/m_graph_exec_update_whole_ok \
 	drv/m_graph_exec_update_whole_race \
 	drv/m_graph_h2d_write_race \
+	drv/m_graph_host_fill_ok \
+	drv/m_graph_host_fill_race \
 	drv/m_graph_host_node_after_ok \
 	drv/m_graph_host_node_root_race \
 	drv/m_graph_host_set_after_ok \
@@ -319,6 +321,8 @@ DRV_SOURCES = \
 	drv/m_graph_exec_update_whole_ok.c \
 	drv/m_graph_exec_update_whole_race.c \
 	drv/m_graph_h2d_write_race.c \
+	drv/m_graph_host_fill_ok.c \
+	drv/m_graph_host_fill_race.c \
 	drv/m_graph_host_node_after_ok.c \
 	drv/m_graph_host_node_root_race.c \
 	drv/m_graph_host_set_after_ok.c \

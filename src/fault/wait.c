@@ -6,7 +6,11 @@
  * the event completes (maybe never), and the handler goes on without it;
  * the next bounded wait takes another waiter, or polls when none is idle.
  * Waiters are started in normal context (sg_waiters_ensure), never in the
- * handler. */
+ * handler: as many idle ones as there are live gates (each thread's access
+ * behind one may need its own waiter at the same moment), up to WAITERS.
+ * Polling is the last resort: it never blocks in the driver, so a copy
+ * whose gate opens only once the host blocks there (the emulator's hold,
+ * released "when the host waits") would not complete within the bound. */
 #include "config.h"
 
 #include <linux/futex.h>
@@ -23,10 +27,17 @@
 #include "base/stats.h"
 #include "driver/driver.h"
 #include "fault/wait.h"
+#include "model/sync.h"
 
-#define WAITERS 4
+#define WAITERS 32
 
-enum { ABSENT, STARTING, IDLE, BUSY };
+/* A waiter is taken (IDLE to BUSY) by one handler, which alone gives it
+ * back (BUSY to IDLE) once it has read the answer: a waiter that made
+ * itself idle on finishing could be taken by a second handler, which resets
+ * done before the first one saw it (the first then waited for ever). A
+ * handler whose time is up leaves it ABANDONED; then whichever of the two
+ * sees both the abandonment and the answer makes it idle. */
+enum { ABSENT, STARTING, IDLE, BUSY, ABANDONED };
 
 struct waiter {
     atomic_int state;
@@ -66,17 +77,23 @@ static void *waiter_main(void *arg)
         sg_driver()->cuEventSynchronize(w->ev);
         atomic_store(&w->done, 1);
         futex_wake(&w->done);
-        atomic_store(&w->state, IDLE);
+        int abandoned = ABANDONED;
+        atomic_compare_exchange_strong(&w->state, &abandoned, IDLE);
     }
     return NULL;
 }
 
-void sg_waiters_ensure(void)
+static int idle_waiters(void)
 {
+    int n = 0;
     for (int i = 0; i < WAITERS; i++)
-        if (atomic_load(&waiters[i].state) == IDLE)
-            return;
-    pthread_mutex_lock(&start_lock);
+        n += atomic_load(&waiters[i].state) == IDLE;
+    return n;
+}
+
+/* Starts one waiter in a free slot; 0 when none is left or it failed. */
+static int start_waiter(void)
+{
     for (int i = 0; i < WAITERS; i++) {
         if (atomic_load(&waiters[i].state) != ABSENT)
             continue;
@@ -84,13 +101,25 @@ void sg_waiters_ensure(void)
         atomic_store(&waiters[i].state, STARTING);
         if (pthread_create(&t, NULL, waiter_main, &waiters[i]) != 0) {
             atomic_store(&waiters[i].state, ABSENT);
-            break;
+            return 0;
         }
         pthread_detach(t);
         while (atomic_load(&waiters[i].state) == STARTING)
             sched_yield(); /* until it has its arena (above) */
-        break;
+        return 1;
     }
+    return 0;
+}
+
+void sg_waiters_ensure(void)
+{
+    int want = sg_gates_live();
+    want = want < 1 ? 1 : want > WAITERS ? WAITERS : want;
+    if (idle_waiters() >= want)
+        return;
+    pthread_mutex_lock(&start_lock);
+    while (idle_waiters() < want && start_waiter())
+        ;
     pthread_mutex_unlock(&start_lock);
 }
 
@@ -125,6 +154,18 @@ static int poll_until(CUevent ev, unsigned long deadline)
     }
 }
 
+/* The time is up: the waiter is left to finish alone, unless it finished
+ * meanwhile (then the wait did complete). */
+static int give_up(struct waiter *w)
+{
+    atomic_store(&w->state, ABANDONED);
+    if (!atomic_load(&w->done))
+        return 0;
+    int abandoned = ABANDONED;
+    atomic_compare_exchange_strong(&w->state, &abandoned, IDLE);
+    return 1;
+}
+
 int sg_wait_bounded(CUevent ev, long ms)
 {
     unsigned long deadline = sg_now_ns() + (unsigned long)ms * 1000000ul;
@@ -138,9 +179,10 @@ int sg_wait_bounded(CUevent ev, long ms)
     while (!atomic_load(&w->done)) {
         long left = left_ns(deadline);
         if (!left)
-            return 0;
+            return give_up(w);
         struct timespec t = { left / 1000000000l, left % 1000000000l };
         futex_wait(&w->done, 0, &t);
     }
+    atomic_store(&w->state, IDLE);
     return 1;
 }

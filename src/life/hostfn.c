@@ -51,6 +51,7 @@ struct sg_host_fn *sg_host_fn_prepare(CUstream s, int per_thread, const char *ap
     sg_lock(&sg_model_lock);
     t->gate = sg_gate_add(t->op.site.stream.idx, t->op.seq);
     sg_unlock(&sg_model_lock);
+    sg_host_fns_pending_add(1);
     return t;
 }
 
@@ -70,6 +71,7 @@ static void gate_passed(uint64_t gate)
 void sg_host_fn_discard(struct sg_host_fn *t)
 {
     gate_passed(t->gate);
+    sg_host_fns_pending_add(-1);
     sg_vc_free(&t->op.covered);
     free(t);
 }
@@ -105,6 +107,7 @@ static void end(struct sg_host_fn *t)
     running.active = 0;
     resume_suspended();
     gate_passed(t->gate);
+    sg_host_fns_pending_add(-1);
     free(t);
 }
 

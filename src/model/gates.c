@@ -35,6 +35,30 @@ uint64_t sg_gate_add(uint32_t stream, uint64_t seq)
     return 0;
 }
 
+/* While a host function is pending, the streams' order matters with no
+ * copy guarded: a copy enqueued later behind it (on its stream, or on one
+ * that waits for it through an event) is one its accesses come before,
+ * and only the modelled waits and records say so (sg_observe_needed). */
+static int host_fns_pending;
+
+void sg_host_fns_pending_add(int delta)
+{
+    __atomic_add_fetch(&host_fns_pending, delta, __ATOMIC_RELAXED);
+}
+
+int sg_gates_live(void)
+{
+    int n = 0;
+    for (int i = 0; i < GATES_MAX; i++)
+        n += __atomic_load_n(&gates[i].token, __ATOMIC_RELAXED) != 0;
+    return n;
+}
+
+int sg_host_fns_pending(void)
+{
+    return __atomic_load_n(&host_fns_pending, __ATOMIC_RELAXED) > 0;
+}
+
 void sg_gate_passed(uint64_t token)
 {
     for (int i = 0; token && i < GATES_MAX; i++)
@@ -80,4 +104,5 @@ void sg_gates_after_fork_child(void)
     for (int i = 0; i < GATES_MAX; i++)
         gates[i].token = 0;
     lost = 0;
+    host_fns_pending = 0; /* the child runs none of the parent's */
 }

@@ -15,7 +15,7 @@
 
 int sg_observe_needed(void)
 {
-    return sg_copies_active_count() != 0;
+    return sg_copies_active_count() != 0 || sg_host_fns_pending();
 }
 
 void sg_snapshot_stream(CUstream s, int per_thread, struct sg_vc *out,

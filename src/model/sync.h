@@ -91,6 +91,12 @@ static inline void sg_order_unlock_scope(int *held)
  * host function until it returns. A token (0: no room; every copy then
  * counts as behind a gate). */
 uint64_t sg_gate_add(uint32_t stream, uint64_t seq);
+/* Host functions enqueued and not yet returned (delta +1 when one is
+ * prepared, -1 when it returned or was refused). Any lock, or none. */
+void sg_host_fns_pending_add(int delta);
+int sg_host_fns_pending(void);
+/* How many gates are live now (a racy count: for sizing, not deciding). */
+int sg_gates_live(void);
 void sg_gate_passed(uint64_t token);
 /* An observation covered vc: the wait-value gates it covers passed. */
 void sg_gates_passed_covered(const struct sg_vc *vc);

@@ -7,7 +7,7 @@
  * verbosity=1).  Twin: m_gate_fill_race.
  *
  * SG-EXPECT: silent
- * SG-OPTIONS: verbosity=1
+ * SG-OPTIONS: verbosity=1:wait_bound_ms=1000
  * SG-GREP: waits_abandoned=1
  */
 /* The twin of m_gate_fill_race: the same program, with the lines under

@@ -7,6 +7,8 @@
  * m_hostfn_fill_h2d_race.
  *
  * SG-EXPECT: silent
+ * SG-OPTIONS: verbosity=1
+ * SG-GREP: faults_ordered_before=1, waits_abandoned=0
  */
 /* The twin of m_hostfn_fill_h2d_race: the same program, with the lines
  * under #ifdef SG_TWIN there. */

@@ -4,9 +4,13 @@
  * C (cuStreamWaitEvent), where an async host-to-device copy reads the
  * buffer.  The copy's stream waits for the host function: its writes come
  * before the copy starts (no race), and the copy cannot start until it
- * returns (no wait).  Twin: m_hostfn_fill_h2d_race.
+ * returns (no wait, not even a bounded one: the event and the wait are
+ * modelled although no copy is guarded yet when they are made).  Twin:
+ * m_hostfn_fill_h2d_race.
  *
  * SG-EXPECT: silent
+ * SG-OPTIONS: verbosity=1
+ * SG-GREP: faults_ordered_before=1, waits_abandoned=0
  */
 /* A twin of m_hostfn_fill_h2d_race: the same program, with the lines
  * under #if SG_TWIN == 2 there. */

@@ -68,6 +68,10 @@ const struct sg_driver *sg_driver(void)
     d.cuDevicePrimaryCtxRetain = driver_fn("cuDevicePrimaryCtxRetain");
     d.cuDevicePrimaryCtxRelease = driver_fn("cuDevicePrimaryCtxRelease_v2");
     d.cuArray3DGetDescriptor = driver_fn("cuArray3DGetDescriptor_v2");
+    d.cuFuncGetParamInfo = driver_fn("cuFuncGetParamInfo");
+    d.cuKernelGetParamInfo = driver_fn("cuKernelGetParamInfo");
+    d.cuFuncGetName = driver_fn("cuFuncGetName");
+    d.cuKernelGetName = driver_fn("cuKernelGetName");
     atomic_store_explicit(&ready, 1, memory_order_release);
     return &d;
 }

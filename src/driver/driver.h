@@ -35,6 +35,11 @@ struct sg_driver {
     CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
     CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
     CUresult (*cuArray3DGetDescriptor)(CUDA_ARRAY3D_DESCRIPTOR *, CUarray);
+    /* kernel parameters and names (CUDA 12.3/12.4+; kparams.c) */
+    CUresult (*cuFuncGetParamInfo)(CUfunction, size_t, size_t *, size_t *);
+    CUresult (*cuKernelGetParamInfo)(CUkernel, size_t, size_t *, size_t *);
+    CUresult (*cuFuncGetName)(const char **, CUfunction);
+    CUresult (*cuKernelGetName)(const char **, CUkernel);
 };
 /* Filled on first use; members are NULL where the driver lacks them. */
 const struct sg_driver *sg_driver(void);

@@ -35,6 +35,8 @@ static enum sg_race_kind race_kind(const struct sg_copy *c, int access)
 {
     if (access == SG_ACCESS_FREE)
         return SG_RACE_FREE_IN_FLIGHT;
+    if (c->kernel)
+        return access == SG_ACCESS_WRITE ? SG_RACE_KERNEL_WRITE : SG_RACE_KERNEL_READ;
     if (c->guard == SG_GUARD_READ_ONLY)
         return SG_RACE_EARLY_WRITE_SRC;
     return access == SG_ACCESS_WRITE ? SG_RACE_EARLY_WRITE_DST : SG_RACE_EARLY_READ;

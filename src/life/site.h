@@ -38,6 +38,7 @@ struct copy_call {
     struct enqueue_site site;
     int captured;  /* site filled */
     int capturing; /* 0 unknown, 1 the stream is being captured, -1 it is not */
+    const char *kernel; /* a kernel launch: its kernel's name; NULL for a copy */
 };
 
 /* A call about to be described: only its scalars are set, not the ~800
@@ -48,6 +49,7 @@ static inline void sg_copy_call_init(struct copy_call *c, const char *api, CUstr
 {
     c->api = api, c->stream = s, c->per_thread = per_thread;
     c->captured = 0, c->capturing = 0;
+    c->kernel = NULL;
 }
 
 /* Guards one host range (of any shape) of the call's copy, if pinned. */

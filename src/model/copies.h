@@ -38,6 +38,7 @@ struct sg_copy {
     uintptr_t pg_lo, pg_hi; /* the pages they lie on (set by sg_copies_alloc: indexed) */
     int guard;              /* enum sg_guard_kind */
     const char *api;        /* the entry point, for reports */
+    const char *kernel;     /* a kernel launch's kernel (its name), NULL for a copy */
     struct sg_stream_info stream;
     uint64_t seq; /* position on its stream */
     struct sg_clock after; /* what it waits for: its stream's clock at enqueue */

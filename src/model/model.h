@@ -42,6 +42,12 @@ size_t sg_pinned_isolated_size(size_t n);
 int sg_pinned_any(void);
 /* The start of the pinned range holding p, in *base; 0 if there is one. */
 int sg_pinned_base(uintptr_t p, uintptr_t *base);
+/* The pinned range holding the byte at p: 1 with *base and *size, else 0
+ * (no lock taken while nothing is pinned). */
+int sg_pinned_range(uintptr_t p, uintptr_t *base, size_t *size);
+/* Up to max ranges, from the from-th on (in address order), into bases
+ * and sizes; returns how many. */
+size_t sg_pinned_snapshot(size_t from, uintptr_t *bases, size_t *sizes, size_t max);
 
 /* ---- what a host-side address is (model/hostkind.c) ---- */
 enum sg_host_kind {

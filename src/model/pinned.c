@@ -112,6 +112,29 @@ int sg_pinned_base(uintptr_t p, uintptr_t *base)
     return in ? 0 : -1;
 }
 
+int sg_pinned_range(uintptr_t p, uintptr_t *base, size_t *size)
+{
+    if (!sg_pinned_any())
+        return 0;
+    sg_lock(&pinned_lock);
+    long i = floor_index(p);
+    int in = i >= 0 && p - ranges[i].base < ranges[i].size;
+    if (in)
+        *base = ranges[i].base, *size = ranges[i].size;
+    sg_unlock(&pinned_lock);
+    return in;
+}
+
+size_t sg_pinned_snapshot(size_t from, uintptr_t *bases, size_t *sizes, size_t max)
+{
+    size_t n = 0;
+    sg_lock(&pinned_lock);
+    for (size_t i = from; i < count && n < max; i++, n++)
+        bases[n] = ranges[i].base, sizes[n] = ranges[i].size;
+    sg_unlock(&pinned_lock);
+    return n;
+}
+
 int sg_pinned_touches(uintptr_t lo, uintptr_t hi)
 {
     sg_lock(&pinned_lock);

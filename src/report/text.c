@@ -86,6 +86,15 @@ static const char *headline(const struct sg_race *r)
         return r->in_flight ? "host write to the source of a host-to-device copy still in flight"
                             : "host write to the source of a host-to-device copy whose "
                               "completion the host never observed (latent)";
+    case SG_RACE_KERNEL_READ:
+        return r->in_flight ? "host read of pinned memory that a kernel still running may write"
+                            : "host read of pinned memory that a kernel may have written, "
+                              "whose completion the host never observed (latent: it had "
+                              "finished)";
+    case SG_RACE_KERNEL_WRITE:
+        return r->in_flight ? "host write to pinned memory that a kernel still running may use"
+                            : "host write to pinned memory that a kernel may have used, whose "
+                              "completion the host never observed (latent)";
     }
     return "race";
 }
@@ -185,13 +194,18 @@ static void render(struct text *t, const struct sg_race_view *v)
             headline(r), paint(t, P_END));
     if (r->context[0])
         tprintf(t, "  Context: %.255s\n", r->context);
-    tprintf(t, "%s  %s at %p (byte %lu of a %zu-byte copy at %p) by thread %ld:%s\n",
+    tprintf(t, "%s  %s at %p (byte %lu of a %zu-byte %s at %p) by thread %ld:%s\n",
             paint(t, P_ACCESS), sg_race_class_access(sg_race_class_of(r->kind), 1),
-            (void *)r->addr, (unsigned long)(r->addr - c->base), c->size, (void *)c->base, r->tid,
+            (void *)r->addr, (unsigned long)(r->addr - c->base), c->size,
+            c->kernel ? "allocation passed to a kernel" : "copy", (void *)c->base, r->tid,
             paint(t, P_END));
     text_stack(t, &v->access);
-    tprintf(t, "%s  Copy enqueued on %s by %s in thread %ld:%s\n", paint(t, P_COPY), stream,
-            c->api, c->tid, paint(t, P_END));
+    if (c->kernel)
+        tprintf(t, "%s  Kernel %.255s launched on %s by %s in thread %ld:%s\n", paint(t, P_COPY),
+                c->kernel, stream, c->api, c->tid, paint(t, P_END));
+    else
+        tprintf(t, "%s  Copy enqueued on %s by %s in thread %ld:%s\n", paint(t, P_COPY), stream,
+                c->api, c->tid, paint(t, P_END));
     text_stack(t, &v->copy);
     tprintf(t, "  %s\n", sg_explain_intro(v));
     for (int i = 0; i < v->nreasons; i++)
@@ -199,6 +213,9 @@ static void render(struct text *t, const struct sg_race_view *v)
     if (sg_opt.mode == SG_MODE_REPORT && r->kind == SG_RACE_FREE_IN_FLIGHT)
         tprintf(t, "  syncguard waited for the copy before letting the memory go back to the "
                    "driver.\n");
+    else if (sg_opt.mode == SG_MODE_REPORT && c->kernel)
+        tprintf(t, "  syncguard waited for the kernel before letting the access through: the "
+                   "program sees what it wrote.\n");
     else if (sg_opt.mode == SG_MODE_REPORT)
         tprintf(t, "  syncguard waited for the copy before letting the access through: the "
                    "program sees the copied data.\n");

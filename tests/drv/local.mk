@@ -32,6 +32,16 @@ DRV_TESTBINS = \
 	drv/h2d_source_read_ok \
 	drv/h2d_source_write_race \
 	drv/h2d_sources_unguarded \
+	drv/k_cooperative_ctx_sync_ok \
+	drv/k_cooperative_race \
+	drv/k_device_only_ok \
+	drv/k_launch_ex_alias_write_race \
+	drv/k_launch_ex_event_ok \
+	drv/k_launch_read_race \
+	drv/k_launch_stream_sync_ok \
+	drv/k_struct_all_mapped_ok \
+	drv/k_struct_all_mapped_race \
+	drv/k_undecodable_verbose \
 	drv/m_batch3d_array_ok \
 	drv/m_batch3d_array_race \
 	drv/m_batch3d_race \
@@ -261,6 +271,16 @@ DRV_SOURCES = \
 	drv/h2d_source_read_ok.c \
 	drv/h2d_source_write_race.c \
 	drv/h2d_sources_unguarded.c \
+	drv/k_cooperative_ctx_sync_ok.c \
+	drv/k_cooperative_race.c \
+	drv/k_device_only_ok.c \
+	drv/k_launch_ex_alias_write_race.c \
+	drv/k_launch_ex_event_ok.c \
+	drv/k_launch_read_race.c \
+	drv/k_launch_stream_sync_ok.c \
+	drv/k_struct_all_mapped_ok.c \
+	drv/k_struct_all_mapped_race.c \
+	drv/k_undecodable_verbose.c \
 	drv/m_batch3d_array_ok.c \
 	drv/m_batch3d_array_race.c \
 	drv/m_batch3d_race.c \

@@ -19,6 +19,7 @@ emu_libcuda_la_SOURCES = \
 	emu/hostwait.c \
 	emu/event.c \
 	emu/hostfn.c \
+	emu/kernel.c \
 	emu/memop.c \
 	emu/registry.c \
 	emu/memory.c \

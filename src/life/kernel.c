@@ -62,7 +62,7 @@ static void guard_arguments(struct copy_call *call, const struct sg_launch *l,
     unsigned ndone = 0;
     size_t size;
     for (unsigned j = 0; j < k->nptrs; j++)
-        if (pointer_arg(l, k, j, &v) && sg_pinned_range(v, &base, &size))
+        if (pointer_arg(l, k, j, &v) && sg_pinned_range_any(v, &base, &size))
             guard_once(call, done, &ndone, base, size);
 }
 

@@ -45,6 +45,13 @@ int sg_pinned_base(uintptr_t p, uintptr_t *base);
 /* The pinned range holding the byte at p: 1 with *base and *size, else 0
  * (no lock taken while nothing is pinned). */
 int sg_pinned_range(uintptr_t p, uintptr_t *base, size_t *size);
+/* A device address of its own for the pinned range at host_base
+ * (cuMemHostGetDevicePointer's answer where it is not the host address);
+ * forgotten with the range. */
+void sg_pinned_alias_add(uintptr_t alias, size_t size, uintptr_t host_base);
+/* sg_pinned_range for a byte reached by its host address or by a device
+ * alias: *base and *size are the host range's. */
+int sg_pinned_range_any(uintptr_t p, uintptr_t *base, size_t *size);
 /* Up to max ranges, from the from-th on (in address order), into bases
  * and sizes; returns how many. */
 size_t sg_pinned_snapshot(size_t from, uintptr_t *bases, size_t *sizes, size_t max);

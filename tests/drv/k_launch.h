@@ -51,4 +51,22 @@ static inline CUdeviceptr k_alias(uint32_t *host)
     return d;
 }
 
+/* SGT_WORDS words of SGT_OLD in pinned memory mapped for the device
+ * (cuMemHostAlloc, CU_MEMHOSTALLOC_DEVICEMAP), and its device address in
+ * *alias.  On the emulator the address is one of its own
+ * (SGEMU_DEVICE_ALIAS=1), as drivers without unified addressing give; on
+ * a GPU with unified addressing it is the host address. */
+static inline uint32_t *k_mapped_words(CUdeviceptr *alias)
+{
+    setenv("SGEMU_DEVICE_ALIAS", "1", 1);
+    uint32_t *host;
+    SGT_CHECK(cuMemHostAlloc((void **)&host, SGT_BYTES, CU_MEMHOSTALLOC_DEVICEMAP));
+    for (unsigned i = 0; i < SGT_WORDS; i++)
+        host[i] = SGT_OLD;
+    *alias = k_alias(host);
+    if (sgt_on_emulator())
+        SGT_EXPECT(*alias != (CUdeviceptr)(uintptr_t)host);
+    return host;
+}
+
 #endif

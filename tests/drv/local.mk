@@ -32,6 +32,8 @@ DRV_TESTBINS = \
 	drv/h2d_source_read_ok \
 	drv/h2d_source_write_race \
 	drv/h2d_sources_unguarded \
+	drv/k_alias_read_race \
+	drv/k_alias_stream_query_ok \
 	drv/k_cooperative_ctx_sync_ok \
 	drv/k_cooperative_race \
 	drv/k_device_only_ok \
@@ -271,6 +273,8 @@ DRV_SOURCES = \
 	drv/h2d_source_read_ok.c \
 	drv/h2d_source_write_race.c \
 	drv/h2d_sources_unguarded.c \
+	drv/k_alias_read_race.c \
+	drv/k_alias_stream_query_ok.c \
 	drv/k_cooperative_ctx_sync_ok.c \
 	drv/k_cooperative_race.c \
 	drv/k_device_only_ok.c \

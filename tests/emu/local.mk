@@ -76,7 +76,8 @@ SGEMU_TESTS = \
 	emu/t-batch \
 	emu/t-devices \
 	emu/t-hostkinds \
-	emu/t-graph-update
+	emu/t-graph-update \
+	emu/t-kernel
 check_PROGRAMS += $(SGEMU_TESTS)
 TESTS += $(SGEMU_TESTS)
 noinst_HEADERS += emu/t-util.h
@@ -125,3 +126,5 @@ emu_t_hostkinds_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
 emu_t_hostkinds_LDADD = $(SGEMU_TEST_LDADD)
 emu_t_graph_update_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
 emu_t_graph_update_LDADD = $(SGEMU_TEST_LDADD)
+emu_t_kernel_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
+emu_t_kernel_LDADD = $(SGEMU_TEST_LDADD)

@@ -16,7 +16,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reportlib as t  # noqa: E402
 
 HEX = re.compile(r"^0x[0-9a-f]+$")
-KINDS = ("early-host-read", "early-host-write", "free-in-flight")
+KINDS = ("early-host-read", "early-host-write", "free-in-flight", "kernel-early-host-read",
+         "kernel-early-host-write")
 
 
 def typed(obj, key, types, where):
@@ -70,7 +71,10 @@ def check_race(r, where):
     typed(c, "api", (str,), where + " copy")
     typed(c, "size", (int,), where + " copy")
     hexstr(c, "host_address", where + " copy")
-    t.expect(c.get("direction") in ("device-to-host", "host-to-device"), where + ": direction")
+    t.expect(c.get("direction") in ("device-to-host", "host-to-device", "kernel"),
+             where + ": direction")
+    typed(c, "kernel", (str,) if c.get("direction") == "kernel" else (type(None),),
+          where + " copy")
     s = typed(c, "stream", (dict,), where + " copy")
     hexstr(s, "handle", where + " stream")
     t.expect(s.get("kind") in ("legacy", "per-thread", "user"), where + ": stream kind")
@@ -163,6 +167,13 @@ def main():
         t.expect(race["access"]["type"] == "write", "write: access type")
         race = run_json(free, d, "free", want_kind="free-in-flight")
         t.expect(race["access"]["type"] == "free", "free: access type")
+        race = run_json(t.drv("k_launch_read_race"), d, "k", want_kind="kernel-early-host-read")
+        t.expect(race["copy"]["direction"] == "kernel", "kernel: direction")
+        t.expect(race["copy"]["kernel"] == "sgt_fill", "kernel: name %r" % race["copy"]["kernel"])
+        t.expect(race["copy"]["api"] == "cuLaunchKernel", "kernel: api")
+        race = run_json(t.drv("k_launch_ex_alias_write_race"), d, "kw",
+                        want_kind="kernel-early-host-write")
+        t.expect(race["access"]["type"] == "write", "kernel write: access type")
 
         weird = b'we"ird\\na\tme\x01-\xc3\xa9-\xff'
         prog = os.path.join(os.fsencode(d), weird)

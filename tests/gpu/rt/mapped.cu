@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+// Device writes into host memory that are not copies (issue 12), through the
+// runtime: a CUDA C kernel writing mapped pinned memory
+// (cudaHostAlloc(..., cudaHostAllocMapped)), given its host address (unified
+// addressing) or its device pointer (cudaHostGetDevicePointer).
+// tests/gpu/run.sh (MAPPED_CASES) builds it with the static and the shared
+// runtime.
+//
+//   mapped MODE
+//
+// Each mode puts a ~20 ms spin kernel on the stream first, so that the
+// kernel under test is still pending when the host goes on. "_race" modes
+// read (or write) the memory before observing the kernel: under syncguard a
+// report, then correct data (exit 66); the "_ok" twins must be silent.
+// Prints "check: ok" when the data read were right, else "check: MISMATCH"
+// (exit 1). Exit 2: CUDA error; 77: not supported here.
+//
+//   kernel_race        fill<<<>>>(host pointer), host reads at once
+//   kernel_sync_ok     ... after cudaStreamSynchronize
+//   kernel_alias_race  fill<<<>>>(cudaHostGetDevicePointer's pointer)
+//   kernel_event_ok    ... after cudaEventSynchronize of an event after it
+//   kernel_write_race  the host writes a word the kernel fills: syncguard
+//                      makes the write wait for the kernel, so it survives
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CK(call)                                                             \
+  do {                                                                       \
+    cudaError_t e_ = (call);                                                 \
+    if (e_ == cudaErrorNotSupported) {                                       \
+      printf("SKIP: %s: %s\n", #call, cudaGetErrorString(e_));               \
+      exit(77);                                                              \
+    }                                                                        \
+    if (e_ != cudaSuccess) {                                                 \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,          \
+              cudaGetErrorString(e_));                                       \
+      exit(2);                                                               \
+    }                                                                        \
+  } while (0)
+
+static const size_t N = (1u << 20) / sizeof(uint32_t);  // 1 MiB of uint32
+static const size_t BYTES = N * sizeof(uint32_t);
+static const uint32_t NEW = 0x5eed1234u, OLD = 0x0badf00du, MINE = 0x600dcafeu;
+
+__global__ void spin(unsigned long long ns) {
+  unsigned long long t0, t;
+  long long c0 = clock64();
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  } while (t - t0 < ns && (unsigned long long)(clock64() - c0) < 8 * ns);
+}
+
+__global__ void fill(uint32_t *p, size_t n, uint32_t v) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    p[i] = v;
+}
+
+static unsigned wrong(const volatile uint32_t *h, uint32_t want) {
+  unsigned n = 0;
+  for (size_t i = 0; i < N; i++) n += h[i] != want;
+  return n;
+}
+
+static int verdict(unsigned bad, const char *when) {
+  printf("%s: %u of %zu words wrong\ncheck: %s\n", when, bad, N, bad ? "MISMATCH" : "ok");
+  fflush(stdout);
+  return bad ? 1 : 0;
+}
+
+static uint32_t *mapped_old(void) {
+  uint32_t *h;
+  CK(cudaHostAlloc(&h, BYTES, cudaHostAllocMapped));
+  for (size_t i = 0; i < N; i++) h[i] = OLD;
+  return h;
+}
+
+// spin, then fill(p) on s.
+static void spin_then_fill(cudaStream_t s, uint32_t *p) {
+  spin<<<1, 1, 0, s>>>(20ull * 1000 * 1000);
+  fill<<<64, 256, 0, s>>>(p, N, NEW);
+  CK(cudaGetLastError());
+}
+
+static int is(const char *mode, const char *name) { return !strcmp(mode, name); }
+
+static int kernel(const char *mode) {
+  cudaStream_t s;
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  uint32_t *h = mapped_old(), *d = h;
+  if (strstr(mode, "alias") || strstr(mode, "event")) CK(cudaHostGetDevicePointer((void **)&d, h, 0));
+  cudaEvent_t ev;
+  CK(cudaEventCreate(&ev));
+  CK(cudaDeviceSynchronize());
+  spin_then_fill(s, d);
+  if (is(mode, "kernel_sync_ok")) CK(cudaStreamSynchronize(s));
+  if (is(mode, "kernel_event_ok")) {
+    CK(cudaEventRecord(ev, s));
+    CK(cudaEventSynchronize(ev));
+  }
+  if (is(mode, "kernel_write_race")) {
+    ((volatile uint32_t *)h)[7] = MINE;  // the race: the kernel may overwrite it
+    CK(cudaStreamSynchronize(s));
+    uint32_t word = h[7];
+    h[7] = NEW;
+    printf("word 7 after the kernel: %#x (the host wrote %#x)\n", word, MINE);
+    if (word != MINE) {
+      printf("check: MISMATCH the kernel overwrote the host's early write\n");
+      return 1;
+    }
+    return verdict(wrong(h, NEW), "the kernel's other words");
+  }
+  return verdict(wrong(h, NEW), mode);  // the race, unless synchronized above
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: mapped MODE\n");
+    return 2;
+  }
+  if (!strncmp(argv[1], "kernel_", 7)) return kernel(argv[1]);
+  fprintf(stderr, "unknown mode %s\n", argv[1]);
+  return 2;
+}

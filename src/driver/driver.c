@@ -56,6 +56,7 @@ const struct sg_driver *sg_driver(void)
     d.cuGraphGetNodes = driver_fn("cuGraphGetNodes");
     d.cuGraphNodeGetType = driver_fn("cuGraphNodeGetType");
     d.cuGraphMemcpyNodeGetParams = driver_fn("cuGraphMemcpyNodeGetParams");
+    d.cuGraphMemsetNodeGetParams = driver_fn("cuGraphMemsetNodeGetParams");
     d.cuGraphChildGraphNodeGetGraph = driver_fn("cuGraphChildGraphNodeGetGraph");
     d.cuGraphHostNodeGetParams = driver_fn("cuGraphHostNodeGetParams");
     d.cuPointerGetAttribute = driver_fn("cuPointerGetAttribute");

@@ -22,6 +22,7 @@ struct sg_driver {
     CUresult (*cuGraphGetNodes)(CUgraph, CUgraphNode *, size_t *);
     CUresult (*cuGraphNodeGetType)(CUgraphNode, CUgraphNodeType *);
     CUresult (*cuGraphMemcpyNodeGetParams)(CUgraphNode, CUDA_MEMCPY3D *);
+    CUresult (*cuGraphMemsetNodeGetParams)(CUgraphNode, CUDA_MEMSET_NODE_PARAMS *);
     CUresult (*cuGraphChildGraphNodeGetGraph)(CUgraphNode, CUgraph *);
     CUresult (*cuGraphHostNodeGetParams)(CUgraphNode, CUDA_HOST_NODE_PARAMS *);
     CUresult (*cuPointerGetAttribute)(void *, CUpointer_attribute, CUdeviceptr);

@@ -86,6 +86,7 @@ void sg_kernel_launched(const struct sg_launch *l)
     sg_copy_call_init(&call, l->api, l->stream, l->per_thread);
     const struct sg_kparams *k = sg_kparams_of(l->f);
     call.kernel = k->name;
+    call.origin = SG_ORIGIN_KERNEL;
     if (sg_opt.kernel_all_mapped)
         guard_all_pinned(&call);
     else if (k->nptrs && (l->params || l->extra))

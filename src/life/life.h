@@ -21,6 +21,7 @@ struct sg_copy_request {
     const struct sg_pyframe *py; /* the Python stack at enqueue, if any */
     int npy;
     const char *kernel; /* the kernel a launch runs (its name, kept for good); NULL: a copy */
+    int origin;         /* enum sg_origin */
 };
 
 /* Guards the host range of a copy that the driver has just accepted (and

@@ -19,6 +19,13 @@ enum sg_guard_kind {
     SG_GUARD_READ_ONLY, /* device reads the host range: H2D source */
 };
 
+/* What device work a guarded range belongs to, for reports. */
+enum sg_origin {
+    SG_ORIGIN_COPY,   /* a copy (cuMemcpy*Async, a graph's memcpy node) */
+    SG_ORIGIN_MEMSET, /* an asynchronous memset of pinned memory */
+    SG_ORIGIN_KERNEL, /* a kernel given a pointer into it (kernel: its name) */
+};
+
 enum sg_copy_state { SG_COPY_FREE, SG_COPY_ACTIVE, SG_COPY_HANDLING };
 
 struct sg_copy {
@@ -39,6 +46,7 @@ struct sg_copy {
     int guard;              /* enum sg_guard_kind */
     const char *api;        /* the entry point, for reports */
     const char *kernel;     /* a kernel launch's kernel (its name), NULL for a copy */
+    unsigned char origin;   /* enum sg_origin */
     struct sg_stream_info stream;
     uint64_t seq; /* position on its stream */
     struct sg_clock after; /* what it waits for: its stream's clock at enqueue */

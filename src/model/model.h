@@ -52,6 +52,9 @@ void sg_pinned_alias_add(uintptr_t alias, size_t size, uintptr_t host_base);
 /* sg_pinned_range for a byte reached by its host address or by a device
  * alias: *base and *size are the host range's. */
 int sg_pinned_range_any(uintptr_t p, uintptr_t *base, size_t *size);
+/* The host address of a device alias of a pinned range; p itself when it
+ * is none. */
+uintptr_t sg_pinned_unalias(uintptr_t p);
 /* Up to max ranges, from the from-th on (in address order), into bases
  * and sizes; returns how many. */
 size_t sg_pinned_snapshot(size_t from, uintptr_t *bases, size_t *sizes, size_t max);

@@ -177,6 +177,19 @@ int sg_pinned_range_any(uintptr_t p, uintptr_t *base, size_t *size)
     return in;
 }
 
+uintptr_t sg_pinned_unalias(uintptr_t p)
+{
+    if (atomic_load_explicit(&naliases, memory_order_relaxed) == 0)
+        return p;
+    uintptr_t host = p;
+    sg_lock(&pinned_lock);
+    for (size_t i = 0; i < atomic_load(&naliases); i++)
+        if (p - aliases[i].alias < aliases[i].size)
+            host = aliases[i].host + (p - aliases[i].alias);
+    sg_unlock(&pinned_lock);
+    return host;
+}
+
 size_t sg_pinned_snapshot(size_t from, uintptr_t *bases, size_t *sizes, size_t max)
 {
     size_t n = 0;

@@ -58,7 +58,9 @@ void sg_describe_stream(char *buf, size_t len, const struct sg_stream_info *s)
 static void reason(char *buf, size_t len, const struct sg_sync_site *s, const struct sg_copy *c)
 {
     char theirs[96], ours[96];
-    const char *it = c->kernel ? "the launch" : "the copy";
+    const char *it = c->origin == SG_ORIGIN_KERNEL   ? "the launch"
+                     : c->origin == SG_ORIGIN_MEMSET ? "the memset"
+                                                     : "the copy";
     sg_describe_stream(ours, sizeof ours, &c->stream);
     switch (s->target) {
     case SG_SYNC_EVENT:
@@ -111,6 +113,10 @@ static const char *what(const struct sg_sync_site *s, char *buf, size_t len)
 
 const char *sg_explain_intro(const struct sg_race_view *v)
 {
+    if (v->race->copy.origin == SG_ORIGIN_MEMSET)
+        return v->nreasons == 0 ? "The host has not synchronized with anything since the memset "
+                                  "was enqueued."
+                                : "Since the memset was enqueued the host synchronized with:";
     if (v->race->copy.kernel)
         return v->nreasons == 0 ? "The host has not synchronized with anything since the kernel "
                                   "was launched."

@@ -80,6 +80,9 @@ static void json_copy(struct sg_json *j, const struct sg_copy *c, const struct s
                 c->kernel ? "kernel" : c->guard == SG_GUARD_READ_ONLY ? "host-to-device"
                                                                       : "device-to-host");
     sg_json_str(j, "kernel", c->kernel);
+    sg_json_str(j, "operation", c->origin == SG_ORIGIN_KERNEL   ? "kernel"
+                                : c->origin == SG_ORIGIN_MEMSET ? "memset"
+                                                                : "copy");
     sg_json_open(j, "stream", '{');
     sg_json_hex(j, "handle", (uintptr_t)c->stream.handle);
     sg_json_str(j, "kind", stream_kind(c->stream.kind));

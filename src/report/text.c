@@ -65,8 +65,27 @@ static int use_color(void)
     return 0;
 }
 
+/* A memset of pinned memory is reported with a copy's kinds (the device
+ * writes host memory either way); its headlines say what it was. */
+static const char *memset_headline(const struct sg_race *r)
+{
+    if (r->kind == SG_RACE_EARLY_READ)
+        return r->in_flight ? "host read of pinned memory that an asynchronous memset still in "
+                              "flight writes"
+                            : "host read of pinned memory written by an asynchronous memset "
+                              "whose completion the host never observed (latent: it had "
+                              "finished)";
+    return r->in_flight ? "host write to pinned memory that an asynchronous memset still in "
+                          "flight writes"
+                        : "host write to pinned memory written by an asynchronous memset whose "
+                          "completion the host never observed (latent)";
+}
+
 static const char *headline(const struct sg_race *r)
 {
+    if (r->copy.origin == SG_ORIGIN_MEMSET &&
+        (r->kind == SG_RACE_EARLY_READ || r->kind == SG_RACE_EARLY_WRITE_DST))
+        return memset_headline(r);
     switch (r->kind) {
     case SG_RACE_EARLY_READ:
         return r->in_flight ? "host read of a device-to-host copy still in flight"
@@ -197,15 +216,19 @@ static void render(struct text *t, const struct sg_race_view *v)
     tprintf(t, "%s  %s at %p (byte %lu of a %zu-byte %s at %p) by thread %ld:%s\n",
             paint(t, P_ACCESS), sg_race_class_access(sg_race_class_of(r->kind), 1),
             (void *)r->addr, (unsigned long)(r->addr - c->base), c->size,
-            c->kernel ? "allocation passed to a kernel" : "copy", (void *)c->base, r->tid,
+            c->origin == SG_ORIGIN_KERNEL   ? "allocation passed to a kernel"
+            : c->origin == SG_ORIGIN_MEMSET ? "memset"
+                                            : "copy",
+            (void *)c->base, r->tid,
             paint(t, P_END));
     text_stack(t, &v->access);
     if (c->kernel)
         tprintf(t, "%s  Kernel %.255s launched on %s by %s in thread %ld:%s\n", paint(t, P_COPY),
                 c->kernel, stream, c->api, c->tid, paint(t, P_END));
     else
-        tprintf(t, "%s  Copy enqueued on %s by %s in thread %ld:%s\n", paint(t, P_COPY), stream,
-                c->api, c->tid, paint(t, P_END));
+        tprintf(t, "%s  %s enqueued on %s by %s in thread %ld:%s\n", paint(t, P_COPY),
+                c->origin == SG_ORIGIN_MEMSET ? "Memset" : "Copy", stream, c->api, c->tid,
+                paint(t, P_END));
     text_stack(t, &v->copy);
     tprintf(t, "  %s\n", sg_explain_intro(v));
     for (int i = 0; i < v->nreasons; i++)
@@ -213,9 +236,10 @@ static void render(struct text *t, const struct sg_race_view *v)
     if (sg_opt.mode == SG_MODE_REPORT && r->kind == SG_RACE_FREE_IN_FLIGHT)
         tprintf(t, "  syncguard waited for the copy before letting the memory go back to the "
                    "driver.\n");
-    else if (sg_opt.mode == SG_MODE_REPORT && c->kernel)
-        tprintf(t, "  syncguard waited for the kernel before letting the access through: the "
-                   "program sees what it wrote.\n");
+    else if (sg_opt.mode == SG_MODE_REPORT && c->origin != SG_ORIGIN_COPY)
+        tprintf(t, "  syncguard waited for the %s before letting the access through: the "
+                   "program sees what it wrote.\n",
+                c->origin == SG_ORIGIN_KERNEL ? "kernel" : "memset");
     else if (sg_opt.mode == SG_MODE_REPORT)
         tprintf(t, "  syncguard waited for the copy before letting the access through: the "
                    "program sees the copied data.\n");

@@ -141,6 +141,12 @@ const emu_proc emu_procs[] = {
     PT(cuMemsetD16Async, 7000, cuMemsetD16Async_ptsz)
     L(cuMemsetD32Async, 3020, cuMemsetD32Async)
     PT(cuMemsetD32Async, 7000, cuMemsetD32Async_ptsz)
+    L(cuMemsetD2D8Async, 3020, cuMemsetD2D8Async)
+    PT(cuMemsetD2D8Async, 7000, cuMemsetD2D8Async_ptsz)
+    L(cuMemsetD2D16Async, 3020, cuMemsetD2D16Async)
+    PT(cuMemsetD2D16Async, 7000, cuMemsetD2D16Async_ptsz)
+    L(cuMemsetD2D32Async, 3020, cuMemsetD2D32Async)
+    PT(cuMemsetD2D32Async, 7000, cuMemsetD2D32Async_ptsz)
 
     /* streams */
     L(cuStreamCreate, 2000, cuStreamCreate)

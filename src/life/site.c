@@ -36,7 +36,8 @@ static void capture(struct copy_call *call)
 static void track(struct copy_call *call, uintptr_t host, struct sg_shape shape, int guard)
 {
     struct sg_copy_request rq = { call->api, call->stream, call->per_thread, host, shape, guard,
-                                  call->site.py, call->site.npy, call->kernel, call->origin };
+                                  call->site.py, call->site.npy, call->kernel, call->origin,
+                                  call->value };
     sg_copy_track(&rq, call->site.pcs, call->site.npcs);
 }
 

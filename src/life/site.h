@@ -40,6 +40,7 @@ struct copy_call {
     int capturing; /* 0 unknown, 1 the stream is being captured, -1 it is not */
     const char *kernel; /* a kernel launch: its kernel's name; NULL for a copy */
     int origin;         /* enum sg_origin: what the call is */
+    uint64_t value;     /* SG_GUARD_FLAG ranges: the value the device stores */
 };
 
 /* A call about to be described: only its scalars are set, not the ~800
@@ -52,6 +53,7 @@ static inline void sg_copy_call_init(struct copy_call *c, const char *api, CUstr
     c->captured = 0, c->capturing = 0;
     c->kernel = NULL;
     c->origin = SG_ORIGIN_COPY;
+    c->value = 0;
 }
 
 /* Guards one host range (of any shape) of the call's copy, if pinned. */

@@ -60,6 +60,7 @@ static void reason(char *buf, size_t len, const struct sg_sync_site *s, const st
     char theirs[96], ours[96];
     const char *it = c->origin == SG_ORIGIN_KERNEL   ? "the launch"
                      : c->origin == SG_ORIGIN_MEMSET ? "the memset"
+                     : c->origin == SG_ORIGIN_MEMOP  ? "the memory write"
                                                      : "the copy";
     sg_describe_stream(ours, sizeof ours, &c->stream);
     switch (s->target) {
@@ -113,6 +114,10 @@ static const char *what(const struct sg_sync_site *s, char *buf, size_t len)
 
 const char *sg_explain_intro(const struct sg_race_view *v)
 {
+    if (v->race->copy.origin == SG_ORIGIN_MEMOP)
+        return v->nreasons == 0 ? "The host has not synchronized with anything since the memory "
+                                  "write was enqueued."
+                                : "Since the memory write was enqueued the host synchronized with:";
     if (v->race->copy.origin == SG_ORIGIN_MEMSET)
         return v->nreasons == 0 ? "The host has not synchronized with anything since the memset "
                                   "was enqueued."

@@ -82,6 +82,7 @@ static void json_copy(struct sg_json *j, const struct sg_copy *c, const struct s
     sg_json_str(j, "kernel", c->kernel);
     sg_json_str(j, "operation", c->origin == SG_ORIGIN_KERNEL   ? "kernel"
                                 : c->origin == SG_ORIGIN_MEMSET ? "memset"
+                                : c->origin == SG_ORIGIN_MEMOP  ? "write-value"
                                                                 : "copy");
     sg_json_open(j, "stream", '{');
     sg_json_hex(j, "handle", (uintptr_t)c->stream.handle);

@@ -83,6 +83,11 @@ static const char *memset_headline(const struct sg_race *r)
 
 static const char *headline(const struct sg_race *r)
 {
+    if (r->copy.origin == SG_ORIGIN_MEMOP && r->kind == SG_RACE_EARLY_WRITE_DST)
+        return r->in_flight ? "host write to a pinned word that a stream memory write still in "
+                              "flight targets"
+                            : "host write to a pinned word that a stream memory write targets, "
+                              "whose completion the host never observed (latent)";
     if (r->copy.origin == SG_ORIGIN_MEMSET &&
         (r->kind == SG_RACE_EARLY_READ || r->kind == SG_RACE_EARLY_WRITE_DST))
         return memset_headline(r);
@@ -218,6 +223,7 @@ static void render(struct text *t, const struct sg_race_view *v)
             (void *)r->addr, (unsigned long)(r->addr - c->base), c->size,
             c->origin == SG_ORIGIN_KERNEL   ? "allocation passed to a kernel"
             : c->origin == SG_ORIGIN_MEMSET ? "memset"
+            : c->origin == SG_ORIGIN_MEMOP  ? "memory write"
                                             : "copy",
             (void *)c->base, r->tid,
             paint(t, P_END));
@@ -227,7 +233,10 @@ static void render(struct text *t, const struct sg_race_view *v)
                 c->kernel, stream, c->api, c->tid, paint(t, P_END));
     else
         tprintf(t, "%s  %s enqueued on %s by %s in thread %ld:%s\n", paint(t, P_COPY),
-                c->origin == SG_ORIGIN_MEMSET ? "Memset" : "Copy", stream, c->api, c->tid,
+                c->origin == SG_ORIGIN_MEMSET  ? "Memset"
+                : c->origin == SG_ORIGIN_MEMOP ? "Memory write"
+                                               : "Copy",
+                stream, c->api, c->tid,
                 paint(t, P_END));
     text_stack(t, &v->copy);
     tprintf(t, "  %s\n", sg_explain_intro(v));
@@ -239,7 +248,9 @@ static void render(struct text *t, const struct sg_race_view *v)
     else if (sg_opt.mode == SG_MODE_REPORT && c->origin != SG_ORIGIN_COPY)
         tprintf(t, "  syncguard waited for the %s before letting the access through: the "
                    "program sees what it wrote.\n",
-                c->origin == SG_ORIGIN_KERNEL ? "kernel" : "memset");
+                c->origin == SG_ORIGIN_KERNEL   ? "kernel"
+                : c->origin == SG_ORIGIN_MEMSET ? "memset"
+                                                : "memory write");
     else if (sg_opt.mode == SG_MODE_REPORT)
         tprintf(t, "  syncguard waited for the copy before letting the access through: the "
                    "program sees the copied data.\n");

@@ -30,6 +30,8 @@ DRV_TESTBINS = \
 	drv/d2h_verbose_log \
 	drv/dw_dtod_alias_event_ok \
 	drv/dw_dtod_alias_race \
+	drv/dw_flag_poll_ok \
+	drv/dw_flag_poll_other_stream_race \
 	drv/dw_graph_memset_ok \
 	drv/dw_graph_memset_race \
 	drv/dw_memset2d_alias_event_ok \
@@ -38,6 +40,7 @@ DRV_TESTBINS = \
 	drv/dw_memset_sync_ok \
 	drv/dw_peer_src_sync_ok \
 	drv/dw_peer_src_write_race \
+	drv/dw_write_value_host_write_race \
 	drv/free_while_pending \
 	drv/h2d_source_read_ok \
 	drv/h2d_source_write_race \
@@ -281,6 +284,8 @@ DRV_SOURCES = \
 	drv/d2h_verbose_log.c \
 	drv/dw_dtod_alias_event_ok.c \
 	drv/dw_dtod_alias_race.c \
+	drv/dw_flag_poll_ok.c \
+	drv/dw_flag_poll_other_stream_race.c \
 	drv/dw_graph_memset_ok.c \
 	drv/dw_graph_memset_race.c \
 	drv/dw_memset2d_alias_event_ok.c \
@@ -289,6 +294,7 @@ DRV_SOURCES = \
 	drv/dw_memset_sync_ok.c \
 	drv/dw_peer_src_sync_ok.c \
 	drv/dw_peer_src_write_race.c \
+	drv/dw_write_value_host_write_race.c \
 	drv/free_while_pending.c \
 	drv/h2d_source_read_ok.c \
 	drv/h2d_source_write_race.c \

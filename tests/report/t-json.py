@@ -75,6 +75,8 @@ def check_race(r, where):
              where + ": direction")
     typed(c, "kernel", (str,) if c.get("direction") == "kernel" else (type(None),),
           where + " copy")
+    t.expect(c.get("operation") in ("copy", "memset", "write-value", "kernel"),
+             where + ": operation")
     s = typed(c, "stream", (dict,), where + " copy")
     hexstr(s, "handle", where + " stream")
     t.expect(s.get("kind") in ("legacy", "per-thread", "user"), where + ": stream kind")
@@ -174,6 +176,13 @@ def main():
         race = run_json(t.drv("k_launch_ex_alias_write_race"), d, "kw",
                         want_kind="kernel-early-host-write")
         t.expect(race["access"]["type"] == "write", "kernel write: access type")
+        t.expect(race["copy"]["operation"] == "kernel", "kernel write: operation")
+        race = run_json(t.drv("dw_memset_race"), d, "m", want_kind="early-host-read")
+        t.expect(race["copy"]["operation"] == "memset", "memset: operation")
+        t.expect(race["copy"]["api"] == "cuMemsetD32Async", "memset: api")
+        race = run_json(t.drv("dw_write_value_host_write_race"), d, "v",
+                        want_kind="early-host-write")
+        t.expect(race["copy"]["operation"] == "write-value", "write value: operation")
 
         weird = b'we"ird\\na\tme\x01-\xc3\xa9-\xff'
         prog = os.path.join(os.fsencode(d), weird)

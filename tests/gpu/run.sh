@@ -306,6 +306,10 @@ kernel_sync_ok         0     -
 kernel_alias_race      66    kernel-early-host-read
 kernel_event_ok        0     -
 kernel_write_race      66    kernel-early-host-write
+memset_race            66    early-host-read
+memset_sync_ok         0     -
+flag_poll_ok           0     -
+flag_poll_race         66    early-host-read
 '
 MAPPED_BUILDS='static shared'
 

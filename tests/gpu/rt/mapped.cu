@@ -21,6 +21,14 @@
 //   kernel_event_ok    ... after cudaEventSynchronize of an event after it
 //   kernel_write_race  the host writes a word the kernel fills: syncguard
 //                      makes the write wait for the kernel, so it survives
+//   memset_race        cudaMemsetAsync on pinned memory, host reads at once
+//   memset_sync_ok     ... after cudaStreamSynchronize
+//   flag_poll_ok       a D2H copy, then cuStreamWriteValue32 (through
+//                      cudaGetDriverEntryPointByVersion) of 1 into a pinned flag on
+//                      the same stream; the host spins on the flag, then
+//                      reads the copy: the poll observed it (item 4)
+//   flag_poll_race     the same with the flag written on another stream
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -116,12 +124,57 @@ static int kernel(const char *mode) {
   return verdict(wrong(h, NEW), mode);  // the race, unless synchronized above
 }
 
+static int memset_mode(const char *mode) {
+  cudaStream_t s;
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  uint32_t *h = mapped_old();
+  CK(cudaDeviceSynchronize());
+  spin<<<1, 1, 0, s>>>(20ull * 1000 * 1000);
+  CK(cudaMemsetAsync(h, 0x5e, BYTES, s));  // every byte 0x5e
+  if (is(mode, "memset_sync_ok")) CK(cudaStreamSynchronize(s));
+  return verdict(wrong(h, 0x5e5e5e5eu), mode);
+}
+
+typedef CUresult (*write_value_fn)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
+
+static int flag_mode(const char *mode) {
+  write_value_fn write_value = NULL;
+  cudaDriverEntryPointQueryResult q;
+  CK(cudaGetDriverEntryPointByVersion("cuStreamWriteValue32", (void **)&write_value, 12000,
+                                       cudaEnableDefault, &q));
+  if (!write_value || q != cudaDriverEntryPointSuccess) {
+    printf("SKIP: no cuStreamWriteValue32\n");
+    return 77;
+  }
+  cudaStream_t s, fs;
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  CK(cudaStreamCreateWithFlags(&fs, cudaStreamNonBlocking));
+  if (is(mode, "flag_poll_ok")) fs = s;
+  uint32_t *h = mapped_old(), *d, *flag;
+  CK(cudaMalloc(&d, BYTES));
+  CK(cudaMemset(d, 0x5e, BYTES));
+  CK(cudaHostAlloc(&flag, sizeof *flag, cudaHostAllocMapped));
+  *flag = 0;
+  CK(cudaDeviceSynchronize());
+  spin<<<1, 1, 0, s>>>(20ull * 1000 * 1000);
+  CK(cudaMemcpyAsync(h, d, BYTES, cudaMemcpyDeviceToHost, s));
+  if (write_value((CUstream)fs, (CUdeviceptr)(uintptr_t)flag, 1, 0) != CUDA_SUCCESS) {
+    printf("SKIP: cuStreamWriteValue32 on pinned memory failed\n");
+    return 77;
+  }
+  while (*(volatile uint32_t *)flag != 1) {
+  }
+  return verdict(wrong(h, 0x5e5e5e5eu), mode);  // the race when the flag was another stream's
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: mapped MODE\n");
     return 2;
   }
   if (!strncmp(argv[1], "kernel_", 7)) return kernel(argv[1]);
+  if (!strncmp(argv[1], "memset_", 7)) return memset_mode(argv[1]);
+  if (!strncmp(argv[1], "flag_", 5)) return flag_mode(argv[1]);
   fprintf(stderr, "unknown mode %s\n", argv[1]);
   return 2;
 }

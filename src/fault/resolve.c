@@ -150,6 +150,7 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
     int bounded = may_wait_for_us(c);
     c->settling = 0;
     race.kind = race_kind(c, access);
+    race.access_api = NULL;
     race.addr = addr;
     race.tid = sg_gettid();
     memcpy(&race.copy, c, sizeof *c);

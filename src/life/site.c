@@ -10,6 +10,7 @@
 #include "base/page.h"
 #include "capture/python.h"
 #include "capture/stack.h"
+#include "life/overlap.h"
 #include "life/site.h"
 #include "model/sync.h"
 
@@ -38,6 +39,7 @@ static void track(struct copy_call *call, uintptr_t host, struct sg_shape shape,
     struct sg_copy_request rq = { call->api, call->stream, call->per_thread, host, shape, guard,
                                   call->site.py, call->site.npy, call->kernel, call->origin,
                                   call->value };
+    sg_copy_overlap_check(&rq, call->site.pcs, call->site.npcs);
     sg_copy_track(&rq, call->site.pcs, call->site.npcs);
 }
 

@@ -123,6 +123,8 @@ int sg_render_json(const struct sg_race_view *v, const char *text)
     json_copy(&j, &r->copy, &v->copy);
     sg_json_open(&j, "access", '{');
     sg_json_str(&j, "type", sg_race_class_access(sg_race_class_of(r->kind), 0));
+    if (r->access_api)
+        sg_json_str(&j, "api", r->access_api); /* copy-overlap: the second copy's */
     json_stack(&j, &v->access);
     sg_json_close(&j, '}');
     json_explanation(&j, v);

@@ -4,6 +4,10 @@
 # what the program must do). Paths relative to tests/.
 DRV_TESTBINS = \
 	drv/api_c_race \
+	drv/cc_d2h_over_h2d_source_race \
+	drv/cc_d2h_same_stream_ok \
+	drv/cc_h2d_after_event_ok \
+	drv/cc_h2d_reads_d2h_race \
 	drv/d2h_abort_mode \
 	drv/d2h_async_read_race \
 	drv/d2h_async_stream_sync \
@@ -258,6 +262,10 @@ DRV_TESTBINS = \
 	drv/robust_threads_stress
 DRV_SOURCES = \
 	drv/api_c_race.c \
+	drv/cc_d2h_over_h2d_source_race.c \
+	drv/cc_d2h_same_stream_ok.c \
+	drv/cc_h2d_after_event_ok.c \
+	drv/cc_h2d_reads_d2h_race.c \
 	drv/d2h_abort_mode.c \
 	drv/d2h_async_read_race.c \
 	drv/d2h_async_stream_sync.c \

@@ -17,7 +17,7 @@ import reportlib as t  # noqa: E402
 
 HEX = re.compile(r"^0x[0-9a-f]+$")
 KINDS = ("early-host-read", "early-host-write", "free-in-flight", "kernel-early-host-read",
-         "kernel-early-host-write")
+         "kernel-early-host-write", "copy-overlap")
 
 
 def typed(obj, key, types, where):
@@ -84,7 +84,7 @@ def check_race(r, where):
     typed(c, "tid", (int,), where + " copy")
     check_stack(c, where + " copy")
     a = typed(r, "access", (dict,), where)
-    t.expect(a.get("type") in ("read", "write", "free"), where + ": access type")
+    t.expect(a.get("type") in ("read", "write", "free", "copy"), where + ": access type")
     check_stack(a, where + " access")
     typed(r, "explanation", (str,), where)
     summary = typed(r, "summary", (str,), where)
@@ -183,6 +183,10 @@ def main():
         race = run_json(t.drv("dw_write_value_host_write_race"), d, "v",
                         want_kind="early-host-write")
         t.expect(race["copy"]["operation"] == "write-value", "write value: operation")
+        race = run_json(t.drv("cc_h2d_reads_d2h_race"), d, "cc", want_kind="copy-overlap")
+        t.expect(race["access"]["type"] == "copy", "copy overlap: access type")
+        t.expect(race["access"]["api"] == "cuMemcpyHtoDAsync", "copy overlap: the second copy")
+        t.expect(race["copy"]["api"] == "cuMemcpyDtoHAsync", "copy overlap: the first copy")
 
         weird = b'we"ird\\na\tme\x01-\xc3\xa9-\xff'
         prog = os.path.join(os.fsencode(d), weird)

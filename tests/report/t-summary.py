@@ -19,7 +19,8 @@ import reportlib as t  # noqa: E402
 
 EXIT_LINE = re.compile(r"^==\d+==syncguard: (\d+) races? reported \((\d+) early-host-read, "
                        r"(\d+) early-host-write, (\d+) free-in-flight, (\d+) "
-                       r"kernel-early-host-read, (\d+) kernel-early-host-write\), (\d+) repeats? not "
+                       r"kernel-early-host-read, (\d+) kernel-early-host-write, (\d+) "
+                       r"copy-overlap\), (\d+) repeats? not "
                        r"shown, (\d+) suppressed; (\d+) cop(?:y|ies) guarded$", re.M)
 
 
@@ -35,7 +36,7 @@ def repeats():
         r = t.run([prog, "0", "3"], "json_path=%s/sg" % d)
         t.expect(r.status == 66, "repeats: exit status %d (%r)" % (r.status, r))
         t.expect(len(t.summary_lines(r.err)) == 1, "repeats: not one report:\n" + r.err)
-        t.expect(exit_counts(r.err) == (1, 1, 0, 0, 0, 0, 2, 0, 3), "repeats: %s" % r.err)
+        t.expect(exit_counts(r.err) == (1, 1, 0, 0, 0, 0, 0, 2, 0, 3), "repeats: %s" % r.err)
         (path,) = [os.path.join(d, f) for f in os.listdir(d)]
         with open(path) as f:
             race, summary = [json.loads(line) for line in f]
@@ -56,6 +57,8 @@ def kinds():
     t.expect(exit_counts(r.err)[:6] == (1, 0, 0, 0, 1, 0), "kernel read: %s" % r.err)
     r = t.run([t.drv("k_launch_ex_alias_write_race")], "")
     t.expect(exit_counts(r.err)[:6] == (1, 0, 0, 0, 0, 1), "kernel write: %s" % r.err)
+    r = t.run([t.drv("cc_h2d_reads_d2h_race")], "")
+    t.expect(exit_counts(r.err)[:7] == (1, 0, 0, 0, 0, 0, 1), "copy overlap: %s" % r.err)
 
 
 def silent():
@@ -64,7 +67,7 @@ def silent():
     t.expect(r.status == 0, "no race: exit status %d" % r.status)
     t.expect("syncguard" not in r.err, "no race, yet syncguard said:\n" + r.err)
     r = t.run([prog], "verbosity=1")
-    t.expect(exit_counts(r.err)[:8] == (0, 0, 0, 0, 0, 0, 0, 0), "verbosity=1: %s" % r.err)
+    t.expect(exit_counts(r.err)[:9] == (0, 0, 0, 0, 0, 0, 0, 0, 0), "verbosity=1: %s" % r.err)
 
 
 def colors():

@@ -5,11 +5,13 @@
 #include "config.h"
 
 #include "life/kernel.h"
+#include "model/sync.h"
 #include "preload/shim.h"
 
 #define KERNEL_LAUNCH(symbol, api, per_thread, stream, params, extra, PARAMS, ...)            \
     SG_CUDA_SHIM(symbol, PARAMS)                                                           \
     {                                                                                      \
+        SG_IN_ORDER();                                                                     \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                                      \
         if (r == CUDA_SUCCESS && SG_ENTER())                                               \
             sg_kernel_launched(                                                            \

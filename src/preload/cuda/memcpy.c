@@ -129,6 +129,7 @@ SYNC_COPY(cuMemcpy_ptds, 1, sg_is_host_pointer(dst) || sg_is_host_pointer(src), 
 #define DEVICE_COPY(symbol, api, per_thread, PARAMS, ...)                                 \
     SG_CUDA_SHIM(symbol, PARAMS)                                                       \
     {                                                                                  \
+        SG_IN_ORDER();                                                                 \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                                  \
         if (r == CUDA_SUCCESS && SG_ENTER())                                           \
             async_copy_accepted(api, s, per_thread, sg_copy_mapped_side(d),            \

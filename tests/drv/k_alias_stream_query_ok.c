@@ -5,25 +5,7 @@
  *
  * SG-EXPECT: silent
  */
-#include "k_launch.h"
-
-int main(void)
-{
-    sgt_watchdog(60);
-    sgt_init();
-    CUdeviceptr alias;
-    uint32_t *host = k_mapped_words(&alias);
-    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
-
-    sgt_hold *hold = sgt_hold_stream(s);
-    k_fill(K_LAUNCH, s, alias, SGT_NEW);
-    sgt_release(hold);
-    CUresult q;
-    while ((q = cuStreamQuery(s)) == CUDA_ERROR_NOT_READY)
-        ;
-    SGT_CHECK(q);
-
-    unsigned wrong = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
-    SGT_CHECK(cuMemFreeHost(host));
-    return sgt_verdict(wrong, "after cuStreamQuery answered CUDA_SUCCESS");
-}
+/* The twin of k_alias_read_race: the same program, with the lines under #ifdef SG_TWIN
+ * there. */
+#define SG_TWIN 1
+#include "k_alias_read_race.c"

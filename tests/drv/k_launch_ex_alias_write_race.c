@@ -23,12 +23,21 @@ int main(void)
     uint32_t *host;
     sgt_start(&dev, &host);
     CUstream s = sgt_stream(0);
+#ifdef SG_TWIN /* k_launch_ex_event_ok */
+    CUevent e = sgt_event();
+#endif
 
     sgt_hold *hold = sgt_hold_stream(s);
     k_fill(K_LAUNCH_EX, s, k_alias(host), SGT_NEW);
+#ifdef SG_TWIN
+    SGT_CHECK(cuEventRecord(e, s));
     sgt_release_when_host_waits(hold);
+    SGT_CHECK(cuEventSynchronize(e));
+#else
+    sgt_release_when_host_waits(hold);
+#endif
 
-    ((volatile uint32_t *)host)[7] = MINE; /* the race */
+    ((volatile uint32_t *)host)[7] = MINE; /* the race, unless observed */
     SGT_CHECK(cuStreamSynchronize(s));
     uint32_t word = host[7];
     host[7] = SGT_NEW;

@@ -6,21 +6,7 @@
  *
  * SG-EXPECT: silent
  */
-#include "k_launch.h"
-
-int main(void)
-{
-    CUdeviceptr dev;
-    uint32_t *host;
-    sgt_start(&dev, &host);
-    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
-
-    sgt_hold *hold = sgt_hold_stream(s);
-    k_fill(K_LAUNCH, s, (CUdeviceptr)(uintptr_t)host, SGT_NEW);
-    sgt_release_when_host_waits(hold);
-    SGT_CHECK(cuStreamSynchronize(s));
-
-    unsigned wrong = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
-    sgt_free_buffers(dev, host);
-    return sgt_verdict(wrong, "after cuStreamSynchronize");
-}
+/* The twin of k_launch_read_race: the same program, with the lines under #ifdef SG_TWIN
+ * there. */
+#define SG_TWIN 1
+#include "k_launch_read_race.c"

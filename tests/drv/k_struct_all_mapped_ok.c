@@ -6,21 +6,7 @@
  * SG-OPTIONS: kernel_all_mapped=1
  * SG-EXPECT: silent
  */
-#include "k_launch.h"
-
-int main(void)
-{
-    CUdeviceptr dev;
-    uint32_t *host;
-    sgt_start(&dev, &host);
-    CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
-
-    struct sgt_fill_args a = { (CUdeviceptr)(uintptr_t)host, SGT_WORDS, SGT_NEW };
-    void *params[] = { &a };
-    SGT_CHECK(cuLaunchKernel(sgt_kernel("sgt_fill_struct"), 1, 1, 1, 1, 1, 1, 0, s, params, NULL));
-    SGT_CHECK(cuStreamSynchronize(s));
-
-    unsigned wrong = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
-    sgt_free_buffers(dev, host);
-    return sgt_verdict(wrong, "after cuStreamSynchronize");
-}
+/* The twin of k_struct_all_mapped_race: the same program, with the lines
+ * under #ifdef SG_TWIN there. */
+#define SG_TWIN 1
+#include "k_struct_all_mapped_race.c"

@@ -29,55 +29,17 @@
 //                      reads the copy: the poll observed it (item 4)
 //   flag_poll_race     the same with the flag written on another stream
 #include <cuda.h>
-#include <cuda_runtime.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#define CK(call)                                                             \
-  do {                                                                       \
-    cudaError_t e_ = (call);                                                 \
-    if (e_ == cudaErrorNotSupported) {                                       \
-      printf("SKIP: %s: %s\n", #call, cudaGetErrorString(e_));               \
-      exit(77);                                                              \
-    }                                                                        \
-    if (e_ != cudaSuccess) {                                                 \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,          \
-              cudaGetErrorString(e_));                                       \
-      exit(2);                                                               \
-    }                                                                        \
-  } while (0)
+#include "rules.cuh"
 
-static const size_t N = (1u << 20) / sizeof(uint32_t);  // 1 MiB of uint32
-static const size_t BYTES = N * sizeof(uint32_t);
-static const uint32_t NEW = 0x5eed1234u, OLD = 0x0badf00du, MINE = 0x600dcafeu;
-
-__global__ void spin(unsigned long long ns) {
-  unsigned long long t0, t;
-  long long c0 = clock64();
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  do {
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  } while (t - t0 < ns && (unsigned long long)(clock64() - c0) < 8 * ns);
-}
+static const uint32_t MINE = 0x600dcafeu;
 
 __global__ void fill(uint32_t *p, size_t n, uint32_t v) {
   for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
     p[i] = v;
 }
 
-static unsigned wrong(const volatile uint32_t *h, uint32_t want) {
-  unsigned n = 0;
-  for (size_t i = 0; i < N; i++) n += h[i] != want;
-  return n;
-}
 
-static int verdict(unsigned bad, const char *when) {
-  printf("%s: %u of %zu words wrong\ncheck: %s\n", when, bad, N, bad ? "MISMATCH" : "ok");
-  fflush(stdout);
-  return bad ? 1 : 0;
-}
 
 static uint32_t *mapped_old(void) {
   uint32_t *h;
@@ -88,12 +50,10 @@ static uint32_t *mapped_old(void) {
 
 // spin, then fill(p) on s.
 static void spin_then_fill(cudaStream_t s, uint32_t *p) {
-  spin<<<1, 1, 0, s>>>(20ull * 1000 * 1000);
+  spin_on(s);
   fill<<<64, 256, 0, s>>>(p, N, NEW);
   CK(cudaGetLastError());
 }
-
-static int is(const char *mode, const char *name) { return !strcmp(mode, name); }
 
 static int kernel(const char *mode) {
   cudaStream_t s;
@@ -129,7 +89,7 @@ static int memset_mode(const char *mode) {
   CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   uint32_t *h = mapped_old();
   CK(cudaDeviceSynchronize());
-  spin<<<1, 1, 0, s>>>(20ull * 1000 * 1000);
+  spin_on(s);
   CK(cudaMemsetAsync(h, 0x5e, BYTES, s));  // every byte 0x5e
   if (is(mode, "memset_sync_ok")) CK(cudaStreamSynchronize(s));
   return verdict(wrong(h, 0x5e5e5e5eu), mode);
@@ -156,7 +116,7 @@ static int flag_mode(const char *mode) {
   CK(cudaHostAlloc(&flag, sizeof *flag, cudaHostAllocMapped));
   *flag = 0;
   CK(cudaDeviceSynchronize());
-  spin<<<1, 1, 0, s>>>(20ull * 1000 * 1000);
+  spin_on(s);
   CK(cudaMemcpyAsync(h, d, BYTES, cudaMemcpyDeviceToHost, s));
   if (write_value((CUstream)fs, (CUdeviceptr)(uintptr_t)flag, 1, 0) != CUDA_SUCCESS) {
     printf("SKIP: cuStreamWriteValue32 on pinned memory failed\n");

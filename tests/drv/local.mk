@@ -32,6 +32,8 @@ DRV_TESTBINS = \
 	drv/d2h_two_copies_one_page \
 	drv/d2h_two_copies_one_page_race \
 	drv/d2h_verbose_log \
+	drv/dw_batch_flag_poll_ok \
+	drv/dw_batch_write_race \
 	drv/dw_dtod_alias_event_ok \
 	drv/dw_dtod_alias_race \
 	drv/dw_flag_poll_ok \
@@ -290,6 +292,8 @@ DRV_SOURCES = \
 	drv/d2h_two_copies_one_page.c \
 	drv/d2h_two_copies_one_page_race.c \
 	drv/d2h_verbose_log.c \
+	drv/dw_batch_flag_poll_ok.c \
+	drv/dw_batch_write_race.c \
 	drv/dw_dtod_alias_event_ok.c \
 	drv/dw_dtod_alias_race.c \
 	drv/dw_flag_poll_ok.c \

@@ -197,6 +197,8 @@ const emu_proc emu_procs[] = {
     PT(cuStreamWriteValue64, 9000, cuStreamWriteValue64_ptsz)
     L(cuStreamWriteValue64, 11070, cuStreamWriteValue64_v2)
     PT(cuStreamWriteValue64, 11070, cuStreamWriteValue64_v2_ptsz)
+    L(cuStreamBatchMemOp, 11070, cuStreamBatchMemOp_v2)
+    PT(cuStreamBatchMemOp, 11070, cuStreamBatchMemOp_v2_ptsz)
 
     /* modules and functions (kernel.c) */
     L(cuModuleLoadData, 2000, cuModuleLoadData)

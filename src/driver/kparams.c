@@ -18,7 +18,7 @@
 #include "driver/driver.h"
 #include "driver/kparams.h"
 
-#define SLOTS 4096 /* a power of two */
+#define SLOTS 16384 /* a power of two; 128 KiB of pointers */
 #define NAME_MAX_LEN 255
 
 struct entry {
@@ -137,11 +137,19 @@ const struct sg_kparams *sg_kparams_of(CUfunction f)
     struct entry *e = lookup(f, gen, &at);
     if (e)
         return &e->k;
-    e = calloc(1, sizeof *e);
-    if (!e) {
-        static struct sg_kparams unknown = { "<unnamed kernel>", 0, 0, 0, 0, { 0 }, { 0 } };
+    /* No room (more kernels than slots), or no memory: such kernels are
+     * not decoded, rather than asked and allocated for at every launch. */
+    static struct sg_kparams unknown = { "<kernel: not looked at>", 0, 0, 0, 0, { 0 }, { 0 } };
+    static int said_full;
+    if (at == SLOTS) {
+        sg_log_warn_once(&said_full, "more than %d kernels launched: the parameters of the "
+                                     "others are not decoded, pinned memory passed to them is "
+                                     "not guarded", SLOTS);
         return &unknown;
     }
+    e = calloc(1, sizeof *e);
+    if (!e)
+        return &unknown;
     e->f = f, e->gen = gen;
     e->k.name = name_of(f);
     decode(f, &e->k);
@@ -156,7 +164,7 @@ const struct sg_kparams *sg_kparams_of(CUfunction f)
     if (at < SLOTS)
         atomic_store_explicit(&slots[at], e, memory_order_release);
     sg_unlock(&insert_lock);
-    return &e->k; /* a full table: asked again next time */
+    return &e->k; /* filled meanwhile: kept by the caller's copies, asked again next time */
 }
 
 void sg_kparams_forget(void)

@@ -30,6 +30,10 @@ def target(workload, case, cfg):
         return None  # loader: a diagnostic of the training loop's pattern
     if workload != "micro":
         return ("ratio", PY_TARGET, f"≤ {PY_TARGET:g}× native")
+    if case == "launch_mapped_sync":
+        return ("added", 3.0, "≤ 3 µs added (guarded launch)")
+    if case.startswith("launch_"):
+        return ("added", 0.2, "≤ 0.2 µs added (launch argument decoding)")
     if "_pinned_4x" in case:
         return ("added", 12.0, "≤ 12 µs added (4 guarded copies)")
     if "_pinned_" in case:

@@ -56,6 +56,7 @@ const struct sg_driver *sg_driver(void)
     d.cuGraphGetNodes = driver_fn("cuGraphGetNodes");
     d.cuGraphNodeGetType = driver_fn("cuGraphNodeGetType");
     d.cuGraphMemcpyNodeGetParams = driver_fn("cuGraphMemcpyNodeGetParams");
+    d.cuGraphMemsetNodeGetParams = driver_fn("cuGraphMemsetNodeGetParams");
     d.cuGraphChildGraphNodeGetGraph = driver_fn("cuGraphChildGraphNodeGetGraph");
     d.cuGraphHostNodeGetParams = driver_fn("cuGraphHostNodeGetParams");
     d.cuPointerGetAttribute = driver_fn("cuPointerGetAttribute");
@@ -68,6 +69,10 @@ const struct sg_driver *sg_driver(void)
     d.cuDevicePrimaryCtxRetain = driver_fn("cuDevicePrimaryCtxRetain");
     d.cuDevicePrimaryCtxRelease = driver_fn("cuDevicePrimaryCtxRelease_v2");
     d.cuArray3DGetDescriptor = driver_fn("cuArray3DGetDescriptor_v2");
+    d.cuFuncGetParamInfo = driver_fn("cuFuncGetParamInfo");
+    d.cuKernelGetParamInfo = driver_fn("cuKernelGetParamInfo");
+    d.cuFuncGetName = driver_fn("cuFuncGetName");
+    d.cuKernelGetName = driver_fn("cuKernelGetName");
     atomic_store_explicit(&ready, 1, memory_order_release);
     return &d;
 }

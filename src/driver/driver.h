@@ -22,6 +22,7 @@ struct sg_driver {
     CUresult (*cuGraphGetNodes)(CUgraph, CUgraphNode *, size_t *);
     CUresult (*cuGraphNodeGetType)(CUgraphNode, CUgraphNodeType *);
     CUresult (*cuGraphMemcpyNodeGetParams)(CUgraphNode, CUDA_MEMCPY3D *);
+    CUresult (*cuGraphMemsetNodeGetParams)(CUgraphNode, CUDA_MEMSET_NODE_PARAMS *);
     CUresult (*cuGraphChildGraphNodeGetGraph)(CUgraphNode, CUgraph *);
     CUresult (*cuGraphHostNodeGetParams)(CUgraphNode, CUDA_HOST_NODE_PARAMS *);
     CUresult (*cuPointerGetAttribute)(void *, CUpointer_attribute, CUdeviceptr);
@@ -35,6 +36,11 @@ struct sg_driver {
     CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
     CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
     CUresult (*cuArray3DGetDescriptor)(CUDA_ARRAY3D_DESCRIPTOR *, CUarray);
+    /* kernel parameters and names (CUDA 12.3/12.4+; kparams.c) */
+    CUresult (*cuFuncGetParamInfo)(CUfunction, size_t, size_t *, size_t *);
+    CUresult (*cuKernelGetParamInfo)(CUkernel, size_t, size_t *, size_t *);
+    CUresult (*cuFuncGetName)(const char **, CUfunction);
+    CUresult (*cuKernelGetName)(const char **, CUkernel);
 };
 /* Filled on first use; members are NULL where the driver lacks them. */
 const struct sg_driver *sg_driver(void);

@@ -345,6 +345,11 @@ int sg_emulate_access(ucontext_t *uc, const struct sg_mem_access *a)
     return 1;
 }
 
+int sg_emulate_peek(uintptr_t addr, void *buf, size_t n)
+{
+    return mem_usable() && syscall(SYS_pread64, mem_fd, buf, n, (off_t)addr) == (long)n;
+}
+
 /* Reads and writes through the descriptor reach a PROT_NONE page? */
 static int works_on_protected_page(void)
 {

@@ -47,6 +47,9 @@ void sg_emulate_complete(ucontext_t *uc, const struct sg_mem_access *a,
  * memory is then untouched by a load, and by a failed store). */
 int sg_emulate_access(ucontext_t *uc, const struct sg_mem_access *a);
 
+/* Reads n bytes at addr, protected or not: 1, or 0 when it cannot. */
+int sg_emulate_peek(uintptr_t addr, void *buf, size_t n);
+
 /* Opens the /proc/self/mem descriptor (from sg_fault_install). */
 void sg_emulate_install(void);
 

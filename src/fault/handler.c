@@ -36,6 +36,7 @@
 #include "driver/driver.h"
 #include "fault/emulate.h"
 #include "fault/fault.h"
+#include "fault/flag.h"
 #include "fault/resolve.h"
 #include "fault/strings.h"
 #include "guard/guard.h"
@@ -105,7 +106,7 @@ static int resolve_string_op(ucontext_t *uc)
 
 static void closes_page(struct sg_copy *c, void *arg)
 {
-    if (c->guard == SG_GUARD_NO_ACCESS)
+    if (c->guard != SG_GUARD_READ_ONLY)
         *(int *)arg = 1;
 }
 
@@ -173,6 +174,10 @@ static int handle_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc)
     if (sg_is_atomic_rmw(uc))
         sg_guard_sync_page(page);
     int tired = sg_step_tired(page, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP]);
+    /* A poll of a flag faults for as long as the flag is pending: that is
+     * what it is for (fault/flag.c), not a page to settle. */
+    if (sg_flag_at(addr))
+        tired = 0;
     if (tired && resolve_string_op(uc)) {
         sg_stat_add(SG_STAT_faults_race, 1);
         return 1;
@@ -217,6 +222,19 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
         sg_stat_add(sg_copy_unclaimed(c) ? SG_STAT_faults_race : SG_STAT_faults_waited, 1);
         sg_resolve(c, addr, is_write, uc);
         return 1;
+    }
+    if (page_guarded && !is_write && sg_flag_poll_observes(addr))
+        return 1; /* a flag's write had landed: observed, look again */
+    if (page_guarded && !is_write) {
+        /* A flag's store may land between that look and the read let
+         * through here: look again after it, so that a poll that saw the
+         * value has observed it (at worst a poll that read the old value a
+         * moment before: a race missed, never one made up). */
+        int r = handle_neighbour(addr, page, uc);
+        sg_lock(&sg_model_lock);
+        if (!sg_flag_poll_observes(addr))
+            sg_unlock(&sg_model_lock);
+        return r;
     }
     if (page_guarded)
         return handle_neighbour(addr, page, uc);

@@ -35,6 +35,8 @@ static enum sg_race_kind race_kind(const struct sg_copy *c, int access)
 {
     if (access == SG_ACCESS_FREE)
         return SG_RACE_FREE_IN_FLIGHT;
+    if (c->kernel)
+        return access == SG_ACCESS_WRITE ? SG_RACE_KERNEL_WRITE : SG_RACE_KERNEL_READ;
     if (c->guard == SG_GUARD_READ_ONLY)
         return SG_RACE_EARLY_WRITE_SRC;
     return access == SG_ACCESS_WRITE ? SG_RACE_EARLY_WRITE_DST : SG_RACE_EARLY_READ;
@@ -148,6 +150,7 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
     int bounded = may_wait_for_us(c);
     c->settling = 0;
     race.kind = race_kind(c, access);
+    race.access_api = NULL;
     race.addr = addr;
     race.tid = sg_gettid();
     memcpy(&race.copy, c, sizeof *c);

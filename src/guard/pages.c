@@ -66,7 +66,7 @@ static void restrict_prot(struct sg_copy *c, void *arg)
 {
     struct piece *p = arg;
     if (!c->unguarded && c->pg_lo <= p->lo && c->pg_hi >= p->hi)
-        p->prot &= c->guard == SG_GUARD_NO_ACCESS && !p->sync ? PROT_NONE : PROT_READ;
+        p->prot &= c->guard != SG_GUARD_READ_ONLY && !p->sync ? PROT_NONE : PROT_READ;
 }
 
 static int piece_prot(uintptr_t lo, uintptr_t hi)

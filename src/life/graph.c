@@ -396,7 +396,10 @@ static void launch_items(const struct graph_items *it, const struct sg_vc *befor
         sg_vc_copy(&in, before);
         for (size_t k = 0; k < x->ndeps; k++)
             sg_vc_join(&in, &out[x->deps[k]]);
-        if (x->kind == GI_COPY) {
+        if (x->kind == GI_COPY || x->kind == GI_MEMSET) {
+            call.api = x->kind == GI_MEMSET ? "cuGraphLaunch (memset node)"
+                                            : "cuGraphLaunch (memcpy node)";
+            call.origin = x->kind == GI_MEMSET ? SG_ORIGIN_MEMSET : SG_ORIGIN_COPY;
             sg_copy_call_guard_3d(&call, &x->copy);
             stream_now(s, per_thread, &out[i]); /* up to this copy */
             sg_vc_join(&out[i], &in);

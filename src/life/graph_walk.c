@@ -96,6 +96,24 @@ static size_t join_since(struct walk *w, size_t from, size_t fallback)
     return j == (size_t)-1 ? fallback : j;
 }
 
+/* A memset node as the copy it amounts to for the host: a destination of
+ * height rows of width elements, pitch bytes apart, and no source. */
+static int memset_as_copy(CUgraphNode node, CUDA_MEMCPY3D *c)
+{
+    const struct sg_driver *d = sg_driver();
+    CUDA_MEMSET_NODE_PARAMS p;
+    if (!d->cuGraphMemsetNodeGetParams || d->cuGraphMemsetNodeGetParams(node, &p) != CUDA_SUCCESS)
+        return 0;
+    memset(c, 0, sizeof *c);
+    c->dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    c->dstDevice = p.dst;
+    c->WidthInBytes = p.width * p.elementSize;
+    c->dstPitch = p.height > 1 ? p.pitch : c->WidthInBytes;
+    c->Height = p.height, c->dstHeight = p.height, c->Depth = 1;
+    c->srcMemoryType = CU_MEMORYTYPE_ARRAY; /* none: never a host side */
+    return 1;
+}
+
 /* Adds the items of one node; returns the item that stands for its end. */
 static size_t walk_node(struct walk *w, CUgraphNode node, const size_t *deps, size_t ndeps, int depth)
 {
@@ -111,6 +129,11 @@ static size_t walk_node(struct walk *w, CUgraphNode node, const size_t *deps, si
         at = add_item(w->out, GI_COPY, node, deps, ndeps);
         if (at != (size_t)-1 && (!d->cuGraphMemcpyNodeGetParams ||
                                  d->cuGraphMemcpyNodeGetParams(node, &w->out->v[at].copy) != CUDA_SUCCESS))
+            w->out->v[at].kind = GI_OTHER;
+        return at;
+    case CU_GRAPH_NODE_TYPE_MEMSET:
+        at = add_item(w->out, GI_MEMSET, node, deps, ndeps);
+        if (at != (size_t)-1 && !memset_as_copy(node, &w->out->v[at].copy))
             w->out->v[at].kind = GI_OTHER;
         return at;
     case CU_GRAPH_NODE_TYPE_EVENT_RECORD:

@@ -10,14 +10,16 @@
 #include <cuda.h>
 #include <stddef.h>
 
-enum graph_item_kind { GI_OTHER, GI_COPY, GI_RECORD, GI_WAIT, GI_HOST };
+/* GI_MEMSET: a memset node, described as a copy with no source (its dst
+ * side, rows and pitch in copy). */
+enum graph_item_kind { GI_OTHER, GI_COPY, GI_RECORD, GI_WAIT, GI_HOST, GI_MEMSET };
 
 struct graph_host_fn;
 
 struct graph_item {
     int kind;           /* enum graph_item_kind */
     CUgraphNode node;   /* the node of the instantiated graph; NULL for joins */
-    CUDA_MEMCPY3D copy; /* GI_COPY */
+    CUDA_MEMCPY3D copy; /* GI_COPY, GI_MEMSET */
     CUevent event;      /* GI_RECORD, GI_WAIT */
     struct graph_host_fn *host; /* GI_HOST: syncguard's trampoline, or NULL */
     size_t ndeps;

@@ -20,6 +20,9 @@ struct sg_copy_request {
     int guard;
     const struct sg_pyframe *py; /* the Python stack at enqueue, if any */
     int npy;
+    const char *kernel; /* the kernel a launch runs (its name, kept for good); NULL: a copy */
+    int origin;         /* enum sg_origin */
+    uint64_t value;     /* SG_GUARD_FLAG: the value the device stores */
 };
 
 /* Guards the host range of a copy that the driver has just accepted (and

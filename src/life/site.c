@@ -10,6 +10,7 @@
 #include "base/page.h"
 #include "capture/python.h"
 #include "capture/stack.h"
+#include "life/overlap.h"
 #include "life/site.h"
 #include "model/sync.h"
 
@@ -36,7 +37,9 @@ static void capture(struct copy_call *call)
 static void track(struct copy_call *call, uintptr_t host, struct sg_shape shape, int guard)
 {
     struct sg_copy_request rq = { call->api, call->stream, call->per_thread, host, shape, guard,
-                                  call->site.py, call->site.npy };
+                                  call->site.py, call->site.npy, call->kernel, call->origin,
+                                  call->value };
+    sg_copy_overlap_check(&rq, call->site.pcs, call->site.npcs);
     sg_copy_track(&rq, call->site.pcs, call->site.npcs);
 }
 
@@ -44,6 +47,7 @@ void sg_copy_call_guard(struct copy_call *call, uintptr_t host, struct sg_shape 
 {
     if (guard == SG_GUARD_READ_ONLY && !sg_opt.guard_sources)
         return;
+    host = sg_pinned_unalias(host); /* the device's own address of mapped memory */
     size_t extent = sg_shape_extent(&shape);
     if (!host || !extent || sg_host_kind(host, extent) != SG_HOST_PINNED || stream_capturing(call))
         return;
@@ -78,7 +82,18 @@ uintptr_t sg_copy_host_side(CUmemorytype type, const void *host, CUdeviceptr dev
         return (uintptr_t)host;
     if (type == CU_MEMORYTYPE_UNIFIED)
         return (uintptr_t)dev;
+    if (type == CU_MEMORYTYPE_DEVICE)
+        return sg_copy_mapped_side(dev);
     return 0;
+}
+
+uintptr_t sg_copy_mapped_side(CUdeviceptr dev)
+{
+    uintptr_t base;
+    size_t size;
+    if (!sg_pinned_range_any((uintptr_t)dev, &base, &size))
+        return 0;
+    return sg_pinned_unalias((uintptr_t)dev);
 }
 
 static struct sg_shape shape_of(size_t width, size_t pitch, size_t height, size_t slice_rows,

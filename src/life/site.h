@@ -38,6 +38,9 @@ struct copy_call {
     struct enqueue_site site;
     int captured;  /* site filled */
     int capturing; /* 0 unknown, 1 the stream is being captured, -1 it is not */
+    const char *kernel; /* a kernel launch: its kernel's name; NULL for a copy */
+    int origin;         /* enum sg_origin: what the call is */
+    uint64_t value;     /* SG_GUARD_FLAG ranges: the value the device stores */
 };
 
 /* A call about to be described: only its scalars are set, not the ~800
@@ -48,6 +51,9 @@ static inline void sg_copy_call_init(struct copy_call *c, const char *api, CUstr
 {
     c->api = api, c->stream = s, c->per_thread = per_thread;
     c->captured = 0, c->capturing = 0;
+    c->kernel = NULL;
+    c->origin = SG_ORIGIN_COPY;
+    c->value = 0;
 }
 
 /* Guards one host range (of any shape) of the call's copy, if pinned. */
@@ -59,6 +65,10 @@ void sg_copy_call_done(const struct copy_call *call);
 /* The host address of one side of a 2D/3D copy, or 0 if it is not host
  * memory (device memory, an array). Unified pointers may be host memory. */
 uintptr_t sg_copy_host_side(CUmemorytype type, const void *host, CUdeviceptr dev);
+/* A "device" operand that is mapped pinned memory (its host address, or
+ * the device's own address of it): the host address, else 0. Asks no
+ * driver: the pinned table only. */
+uintptr_t sg_copy_mapped_side(CUdeviceptr dev);
 /* Whether one side of a 2D/3D copy is host memory: a host side, or a
  * unified one the driver does not call device or managed memory. */
 int sg_copy_is_host_side(CUmemorytype type, CUdeviceptr dev);

@@ -31,6 +31,9 @@ static void fill(struct sg_copy *c, const struct sg_copy_request *rq,
     c->size = sg_shape_extent(&rq->shape);
     c->guard = rq->guard;
     c->api = rq->api;
+    c->kernel = rq->kernel;
+    c->origin = (unsigned char)rq->origin;
+    c->value = rq->value;
     c->stream = *si;
     c->seq = seq;
     c->sync_serial = sg_sync_serial();

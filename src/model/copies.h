@@ -17,6 +17,19 @@
 enum sg_guard_kind {
     SG_GUARD_NO_ACCESS, /* device writes the host range: D2H destination */
     SG_GUARD_READ_ONLY, /* device reads the host range: H2D source */
+    /* device writes a word the host may poll (cuStreamWriteValue): no
+     * access, so that reads are seen, but only writes conflict; a read
+     * once the write has landed observes its stream up to it
+     * (fault/flag.c) */
+    SG_GUARD_FLAG,
+};
+
+/* What device work a guarded range belongs to, for reports. */
+enum sg_origin {
+    SG_ORIGIN_COPY,   /* a copy (cuMemcpy*Async, a graph's memcpy node) */
+    SG_ORIGIN_MEMSET, /* an asynchronous memset of pinned memory */
+    SG_ORIGIN_KERNEL, /* a kernel given a pointer into it (kernel: its name) */
+    SG_ORIGIN_MEMOP,  /* a stream memory operation writing it (cuStreamWriteValue) */
 };
 
 enum sg_copy_state { SG_COPY_FREE, SG_COPY_ACTIVE, SG_COPY_HANDLING };
@@ -38,6 +51,9 @@ struct sg_copy {
     uintptr_t pg_lo, pg_hi; /* the pages they lie on (set by sg_copies_alloc: indexed) */
     int guard;              /* enum sg_guard_kind */
     const char *api;        /* the entry point, for reports */
+    const char *kernel;     /* a kernel launch's kernel (its name), NULL for a copy */
+    unsigned char origin;   /* enum sg_origin */
+    uint64_t value;         /* SG_GUARD_FLAG: what the device stores (size bytes) */
     struct sg_stream_info stream;
     uint64_t seq; /* position on its stream */
     struct sg_clock after; /* what it waits for: its stream's clock at enqueue */

@@ -42,6 +42,22 @@ size_t sg_pinned_isolated_size(size_t n);
 int sg_pinned_any(void);
 /* The start of the pinned range holding p, in *base; 0 if there is one. */
 int sg_pinned_base(uintptr_t p, uintptr_t *base);
+/* The pinned range holding the byte at p: 1 with *base and *size, else 0
+ * (no lock taken while nothing is pinned). */
+int sg_pinned_range(uintptr_t p, uintptr_t *base, size_t *size);
+/* A device address of its own for the pinned range at host_base
+ * (cuMemHostGetDevicePointer's answer where it is not the host address);
+ * forgotten with the range. */
+void sg_pinned_alias_add(uintptr_t alias, size_t size, uintptr_t host_base);
+/* sg_pinned_range for a byte reached by its host address or by a device
+ * alias: *base and *size are the host range's. */
+int sg_pinned_range_any(uintptr_t p, uintptr_t *base, size_t *size);
+/* The host address of a device alias of a pinned range; p itself when it
+ * is none. */
+uintptr_t sg_pinned_unalias(uintptr_t p);
+/* Up to max ranges, from the from-th on (in address order), into bases
+ * and sizes; returns how many. */
+size_t sg_pinned_snapshot(size_t from, uintptr_t *bases, size_t *sizes, size_t max);
 
 /* ---- what a host-side address is (model/hostkind.c) ---- */
 enum sg_host_kind {

@@ -24,6 +24,7 @@ static size_t count, cap;
 static atomic_size_t published_count;
 static struct range *_Atomic published; /* ranges, for readers without the lock */
 static sg_lock_t pinned_lock = SG_LOCK_INIT;
+static void forget_aliases_of(uintptr_t host);
 
 int sg_pinned_any(void)
 {
@@ -82,6 +83,7 @@ int sg_pinned_remove(uintptr_t base, size_t *size, uintptr_t *driver_base)
         *driver_base = ranges[i].driver_base;
         memmove(&ranges[i], &ranges[i + 1], (count - (size_t)i - 1) * sizeof *ranges);
         count--;
+        forget_aliases_of(base);
         atomic_store(&published_count, count);
     }
     sg_unlock(&pinned_lock);
@@ -110,6 +112,92 @@ int sg_pinned_base(uintptr_t p, uintptr_t *base)
         *base = ranges[i].base;
     sg_unlock(&pinned_lock);
     return in ? 0 : -1;
+}
+
+int sg_pinned_range(uintptr_t p, uintptr_t *base, size_t *size)
+{
+    if (!sg_pinned_any())
+        return 0;
+    sg_lock(&pinned_lock);
+    long i = floor_index(p);
+    int in = i >= 0 && p - ranges[i].base < ranges[i].size;
+    if (in)
+        *base = ranges[i].base, *size = ranges[i].size;
+    sg_unlock(&pinned_lock);
+    return in;
+}
+
+/* Device aliases of pinned ranges: few (only where the driver gives mapped
+ * memory an address of its own), so a short array under the same lock. */
+#define MAX_ALIASES 64
+static struct alias {
+    uintptr_t alias, host;
+    size_t size;
+} aliases[MAX_ALIASES];
+static atomic_size_t naliases;
+
+void sg_pinned_alias_add(uintptr_t alias, size_t size, uintptr_t host_base)
+{
+    sg_lock(&pinned_lock);
+    size_t n = atomic_load(&naliases), i = 0;
+    while (i < n && aliases[i].alias != alias)
+        i++;
+    if (i < MAX_ALIASES) {
+        aliases[i] = (struct alias){ alias, host_base, size };
+        if (i == n)
+            atomic_store(&naliases, n + 1);
+    }
+    sg_unlock(&pinned_lock);
+}
+
+/* With pinned_lock held: the range at host goes, and its aliases. */
+static void forget_aliases_of(uintptr_t host)
+{
+    size_t n = atomic_load(&naliases);
+    for (size_t i = 0; i < n;)
+        if (aliases[i].host == host)
+            aliases[i] = aliases[--n];
+        else
+            i++;
+    atomic_store(&naliases, n);
+}
+
+int sg_pinned_range_any(uintptr_t p, uintptr_t *base, size_t *size)
+{
+    if (sg_pinned_range(p, base, size))
+        return 1;
+    if (atomic_load_explicit(&naliases, memory_order_relaxed) == 0)
+        return 0;
+    int in = 0;
+    sg_lock(&pinned_lock);
+    for (size_t i = 0; i < atomic_load(&naliases) && !in; i++)
+        if (p - aliases[i].alias < aliases[i].size)
+            in = 1, *base = aliases[i].host, *size = aliases[i].size;
+    sg_unlock(&pinned_lock);
+    return in;
+}
+
+uintptr_t sg_pinned_unalias(uintptr_t p)
+{
+    if (atomic_load_explicit(&naliases, memory_order_relaxed) == 0)
+        return p;
+    uintptr_t host = p;
+    sg_lock(&pinned_lock);
+    for (size_t i = 0; i < atomic_load(&naliases); i++)
+        if (p - aliases[i].alias < aliases[i].size)
+            host = aliases[i].host + (p - aliases[i].alias);
+    sg_unlock(&pinned_lock);
+    return host;
+}
+
+size_t sg_pinned_snapshot(size_t from, uintptr_t *bases, size_t *sizes, size_t max)
+{
+    size_t n = 0;
+    sg_lock(&pinned_lock);
+    for (size_t i = from; i < count && n < max; i++, n++)
+        bases[n] = ranges[i].base, sizes[n] = ranges[i].size;
+    sg_unlock(&pinned_lock);
+    return n;
 }
 
 int sg_pinned_touches(uintptr_t lo, uintptr_t hi)
@@ -162,6 +250,7 @@ void sg_pinned_after_fork_child(void)
      * them for DMA without registering them again. */
     count = 0;
     atomic_store(&published_count, 0);
+    atomic_store(&naliases, 0);
 }
 
 /* Allocations from this size up get mappings of their own from the driver,

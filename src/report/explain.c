@@ -54,24 +54,28 @@ void sg_describe_stream(char *buf, size_t len, const struct sg_stream_info *s)
     }
 }
 
-/* Why one observation does not cover the copy. */
+/* Why one observation does not cover the copy (or the kernel launch). */
 static void reason(char *buf, size_t len, const struct sg_sync_site *s, const struct sg_copy *c)
 {
     char theirs[96], ours[96];
+    const char *it = c->origin == SG_ORIGIN_KERNEL   ? "the launch"
+                     : c->origin == SG_ORIGIN_MEMSET ? "the memset"
+                     : c->origin == SG_ORIGIN_MEMOP  ? "the memory write"
+                                                     : "the copy";
     sg_describe_stream(ours, sizeof ours, &c->stream);
     switch (s->target) {
     case SG_SYNC_EVENT:
         snprintf(buf, len,
-                 "event %p was not recorded after the copy on its stream, nor on a stream "
+                 "event %p was not recorded after %s on its stream, nor on a stream "
                  "that waited for it",
-                 (void *)s->handle);
+                 (void *)s->handle, it);
         return;
     case SG_SYNC_CONTEXT:
-        snprintf(buf, len, "the copy belongs to another context (%p)", (void *)c->stream.ctx);
+        snprintf(buf, len, "%s belongs to another context (%p)", it, (void *)c->stream.ctx);
         return;
     case SG_SYNC_HOST_FN:
         if (s->stream.idx == 0) { /* a host node of a graph: no stream of its own */
-            snprintf(buf, len, "the copy was not part of that graph's launch before it");
+            snprintf(buf, len, "%s was not part of that graph's launch before it", it);
             return;
         }
         /* A host function on a stream orders like the stream. */
@@ -79,10 +83,10 @@ static void reason(char *buf, size_t len, const struct sg_sync_site *s, const st
     default:
         sg_describe_stream(theirs, sizeof theirs, &s->stream);
         if (s->stream.idx == c->stream.idx)
-            snprintf(buf, len, "that covered only work enqueued before the copy");
+            snprintf(buf, len, "that covered only work enqueued before %s", it);
         else
-            snprintf(buf, len,
-                     "the copy was on %s, and no event wait orders it before %s", ours, theirs);
+            snprintf(buf, len, "%s was on %s, and no event wait orders it before %s", it, ours,
+                     theirs);
     }
 }
 
@@ -110,6 +114,18 @@ static const char *what(const struct sg_sync_site *s, char *buf, size_t len)
 
 const char *sg_explain_intro(const struct sg_race_view *v)
 {
+    if (v->race->copy.origin == SG_ORIGIN_MEMOP)
+        return v->nreasons == 0 ? "The host has not synchronized with anything since the memory "
+                                  "write was enqueued."
+                                : "Since the memory write was enqueued the host synchronized with:";
+    if (v->race->copy.origin == SG_ORIGIN_MEMSET)
+        return v->nreasons == 0 ? "The host has not synchronized with anything since the memset "
+                                  "was enqueued."
+                                : "Since the memset was enqueued the host synchronized with:";
+    if (v->race->copy.kernel)
+        return v->nreasons == 0 ? "The host has not synchronized with anything since the kernel "
+                                  "was launched."
+                                : "Since the kernel was launched the host synchronized with:";
     return v->nreasons == 0 ? "The host has not synchronized with anything since the copy was "
                               "enqueued."
                             : "Since the copy was enqueued the host synchronized with:";

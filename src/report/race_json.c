@@ -77,7 +77,13 @@ static void json_copy(struct sg_json *j, const struct sg_copy *c, const struct s
     sg_json_int(j, "size", (long long)c->size);
     sg_json_hex(j, "host_address", c->base);
     sg_json_str(j, "direction",
-                c->guard == SG_GUARD_READ_ONLY ? "host-to-device" : "device-to-host");
+                c->kernel ? "kernel" : c->guard == SG_GUARD_READ_ONLY ? "host-to-device"
+                                                                      : "device-to-host");
+    sg_json_str(j, "kernel", c->kernel);
+    sg_json_str(j, "operation", c->origin == SG_ORIGIN_KERNEL   ? "kernel"
+                                : c->origin == SG_ORIGIN_MEMSET ? "memset"
+                                : c->origin == SG_ORIGIN_MEMOP  ? "write-value"
+                                                                : "copy");
     sg_json_open(j, "stream", '{');
     sg_json_hex(j, "handle", (uintptr_t)c->stream.handle);
     sg_json_str(j, "kind", stream_kind(c->stream.kind));
@@ -117,6 +123,8 @@ int sg_render_json(const struct sg_race_view *v, const char *text)
     json_copy(&j, &r->copy, &v->copy);
     sg_json_open(&j, "access", '{');
     sg_json_str(&j, "type", sg_race_class_access(sg_race_class_of(r->kind), 0));
+    if (r->access_api)
+        sg_json_str(&j, "api", r->access_api); /* copy-overlap: the second copy's */
     json_stack(&j, &v->access);
     sg_json_close(&j, '}');
     json_explanation(&j, v);

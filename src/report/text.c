@@ -65,8 +65,32 @@ static int use_color(void)
     return 0;
 }
 
+/* A memset of pinned memory is reported with a copy's kinds (the device
+ * writes host memory either way); its headlines say what it was. */
+static const char *memset_headline(const struct sg_race *r)
+{
+    if (r->kind == SG_RACE_EARLY_READ)
+        return r->in_flight ? "host read of pinned memory that an asynchronous memset still in "
+                              "flight writes"
+                            : "host read of pinned memory written by an asynchronous memset "
+                              "whose completion the host never observed (latent: it had "
+                              "finished)";
+    return r->in_flight ? "host write to pinned memory that an asynchronous memset still in "
+                          "flight writes"
+                        : "host write to pinned memory written by an asynchronous memset whose "
+                          "completion the host never observed (latent)";
+}
+
 static const char *headline(const struct sg_race *r)
 {
+    if (r->copy.origin == SG_ORIGIN_MEMOP && r->kind == SG_RACE_EARLY_WRITE_DST)
+        return r->in_flight ? "host write to a pinned word that a stream memory write still in "
+                              "flight targets"
+                            : "host write to a pinned word that a stream memory write targets, "
+                              "whose completion the host never observed (latent)";
+    if (r->copy.origin == SG_ORIGIN_MEMSET &&
+        (r->kind == SG_RACE_EARLY_READ || r->kind == SG_RACE_EARLY_WRITE_DST))
+        return memset_headline(r);
     switch (r->kind) {
     case SG_RACE_EARLY_READ:
         return r->in_flight ? "host read of a device-to-host copy still in flight"
@@ -85,6 +109,20 @@ static const char *headline(const struct sg_race *r)
     case SG_RACE_EARLY_WRITE_SRC:
         return r->in_flight ? "host write to the source of a host-to-device copy still in flight"
                             : "host write to the source of a host-to-device copy whose "
+                              "completion the host never observed (latent)";
+    case SG_RACE_KERNEL_READ:
+        return r->in_flight ? "host read of pinned memory that a kernel still running may write"
+                            : "host read of pinned memory that a kernel may have written, "
+                              "whose completion the host never observed (latent: it had "
+                              "finished)";
+    case SG_RACE_COPY_OVERLAP:
+        return r->in_flight ? "two copies of one pinned buffer, not ordered: one reads what the "
+                              "other, still in flight, writes"
+                            : "two copies of one pinned buffer, not ordered: one reads what the "
+                              "other writes (latent: the first had finished)";
+    case SG_RACE_KERNEL_WRITE:
+        return r->in_flight ? "host write to pinned memory that a kernel still running may use"
+                            : "host write to pinned memory that a kernel may have used, whose "
                               "completion the host never observed (latent)";
     }
     return "race";
@@ -185,20 +223,48 @@ static void render(struct text *t, const struct sg_race_view *v)
             headline(r), paint(t, P_END));
     if (r->context[0])
         tprintf(t, "  Context: %.255s\n", r->context);
-    tprintf(t, "%s  %s at %p (byte %lu of a %zu-byte copy at %p) by thread %ld:%s\n",
-            paint(t, P_ACCESS), sg_race_class_access(sg_race_class_of(r->kind), 1),
-            (void *)r->addr, (unsigned long)(r->addr - c->base), c->size, (void *)c->base, r->tid,
-            paint(t, P_END));
+    if (r->kind == SG_RACE_COPY_OVERLAP)
+        tprintf(t, "%s  COPY by %s of %p (byte %lu of a %zu-byte copy at %p) enqueued in thread "
+                   "%ld:%s\n",
+                paint(t, P_ACCESS), r->access_api ? r->access_api : "a copy", (void *)r->addr,
+                (unsigned long)(r->addr - c->base), c->size, (void *)c->base, r->tid,
+                paint(t, P_END));
+    else
+        tprintf(t, "%s  %s at %p (byte %lu of a %zu-byte %s at %p) by thread %ld:%s\n",
+                paint(t, P_ACCESS), sg_race_class_access(sg_race_class_of(r->kind), 1),
+                (void *)r->addr, (unsigned long)(r->addr - c->base), c->size,
+                c->origin == SG_ORIGIN_KERNEL   ? "allocation passed to a kernel"
+                : c->origin == SG_ORIGIN_MEMSET ? "memset"
+                : c->origin == SG_ORIGIN_MEMOP  ? "memory write"
+                                                : "copy",
+                (void *)c->base, r->tid, paint(t, P_END));
     text_stack(t, &v->access);
-    tprintf(t, "%s  Copy enqueued on %s by %s in thread %ld:%s\n", paint(t, P_COPY), stream,
-            c->api, c->tid, paint(t, P_END));
+    if (c->kernel)
+        tprintf(t, "%s  Kernel %.255s launched on %s by %s in thread %ld:%s\n", paint(t, P_COPY),
+                c->kernel, stream, c->api, c->tid, paint(t, P_END));
+    else
+        tprintf(t, "%s  %s enqueued on %s by %s in thread %ld:%s\n", paint(t, P_COPY),
+                c->origin == SG_ORIGIN_MEMSET  ? "Memset"
+                : c->origin == SG_ORIGIN_MEMOP ? "Memory write"
+                                               : "Copy",
+                stream, c->api, c->tid,
+                paint(t, P_END));
     text_stack(t, &v->copy);
     tprintf(t, "  %s\n", sg_explain_intro(v));
     for (int i = 0; i < v->nreasons; i++)
         tprintf(t, "    %s\n", v->reasons[i]);
-    if (sg_opt.mode == SG_MODE_REPORT && r->kind == SG_RACE_FREE_IN_FLIGHT)
+    if (r->kind == SG_RACE_COPY_OVERLAP)
+        tprintf(t, "  syncguard cannot order the two copies: the program goes on as it would "
+                   "without it.\n");
+    else if (sg_opt.mode == SG_MODE_REPORT && r->kind == SG_RACE_FREE_IN_FLIGHT)
         tprintf(t, "  syncguard waited for the copy before letting the memory go back to the "
                    "driver.\n");
+    else if (sg_opt.mode == SG_MODE_REPORT && c->origin != SG_ORIGIN_COPY)
+        tprintf(t, "  syncguard waited for the %s before letting the access through: the "
+                   "program sees what it wrote.\n",
+                c->origin == SG_ORIGIN_KERNEL   ? "kernel"
+                : c->origin == SG_ORIGIN_MEMSET ? "memset"
+                                                : "memory write");
     else if (sg_opt.mode == SG_MODE_REPORT)
         tprintf(t, "  syncguard waited for the copy before letting the access through: the "
                    "program sees the copied data.\n");

@@ -4,6 +4,10 @@
 # what the program must do). Paths relative to tests/.
 DRV_TESTBINS = \
 	drv/api_c_race \
+	drv/cc_d2h_over_h2d_source_race \
+	drv/cc_d2h_same_stream_ok \
+	drv/cc_h2d_after_event_ok \
+	drv/cc_h2d_reads_d2h_race \
 	drv/d2h_abort_mode \
 	drv/d2h_async_read_race \
 	drv/d2h_async_stream_sync \
@@ -28,10 +32,37 @@ DRV_TESTBINS = \
 	drv/d2h_two_copies_one_page \
 	drv/d2h_two_copies_one_page_race \
 	drv/d2h_verbose_log \
+	drv/dw_batch_flag_poll_ok \
+	drv/dw_batch_write_race \
+	drv/dw_dtod_alias_event_ok \
+	drv/dw_dtod_alias_race \
+	drv/dw_flag_poll_ok \
+	drv/dw_flag_poll_other_stream_race \
+	drv/dw_graph_memset_ok \
+	drv/dw_graph_memset_race \
+	drv/dw_memset2d_alias_event_ok \
+	drv/dw_memset2d_alias_write_race \
+	drv/dw_memset_race \
+	drv/dw_memset_sync_ok \
+	drv/dw_peer_src_sync_ok \
+	drv/dw_peer_src_write_race \
+	drv/dw_write_value_host_write_race \
 	drv/free_while_pending \
 	drv/h2d_source_read_ok \
 	drv/h2d_source_write_race \
 	drv/h2d_sources_unguarded \
+	drv/k_alias_read_race \
+	drv/k_alias_stream_query_ok \
+	drv/k_cooperative_ctx_sync_ok \
+	drv/k_cooperative_race \
+	drv/k_device_only_ok \
+	drv/k_launch_ex_alias_write_race \
+	drv/k_launch_ex_event_ok \
+	drv/k_launch_read_race \
+	drv/k_launch_stream_sync_ok \
+	drv/k_struct_all_mapped_ok \
+	drv/k_struct_all_mapped_race \
+	drv/k_undecodable_verbose \
 	drv/m_batch3d_array_ok \
 	drv/m_batch3d_array_race \
 	drv/m_batch3d_race \
@@ -233,6 +264,10 @@ DRV_TESTBINS = \
 	drv/robust_threads_stress
 DRV_SOURCES = \
 	drv/api_c_race.c \
+	drv/cc_d2h_over_h2d_source_race.c \
+	drv/cc_d2h_same_stream_ok.c \
+	drv/cc_h2d_after_event_ok.c \
+	drv/cc_h2d_reads_d2h_race.c \
 	drv/d2h_abort_mode.c \
 	drv/d2h_async_read_race.c \
 	drv/d2h_async_stream_sync.c \
@@ -257,10 +292,37 @@ DRV_SOURCES = \
 	drv/d2h_two_copies_one_page.c \
 	drv/d2h_two_copies_one_page_race.c \
 	drv/d2h_verbose_log.c \
+	drv/dw_batch_flag_poll_ok.c \
+	drv/dw_batch_write_race.c \
+	drv/dw_dtod_alias_event_ok.c \
+	drv/dw_dtod_alias_race.c \
+	drv/dw_flag_poll_ok.c \
+	drv/dw_flag_poll_other_stream_race.c \
+	drv/dw_graph_memset_ok.c \
+	drv/dw_graph_memset_race.c \
+	drv/dw_memset2d_alias_event_ok.c \
+	drv/dw_memset2d_alias_write_race.c \
+	drv/dw_memset_race.c \
+	drv/dw_memset_sync_ok.c \
+	drv/dw_peer_src_sync_ok.c \
+	drv/dw_peer_src_write_race.c \
+	drv/dw_write_value_host_write_race.c \
 	drv/free_while_pending.c \
 	drv/h2d_source_read_ok.c \
 	drv/h2d_source_write_race.c \
 	drv/h2d_sources_unguarded.c \
+	drv/k_alias_read_race.c \
+	drv/k_alias_stream_query_ok.c \
+	drv/k_cooperative_ctx_sync_ok.c \
+	drv/k_cooperative_race.c \
+	drv/k_device_only_ok.c \
+	drv/k_launch_ex_alias_write_race.c \
+	drv/k_launch_ex_event_ok.c \
+	drv/k_launch_read_race.c \
+	drv/k_launch_stream_sync_ok.c \
+	drv/k_struct_all_mapped_ok.c \
+	drv/k_struct_all_mapped_race.c \
+	drv/k_undecodable_verbose.c \
 	drv/m_batch3d_array_ok.c \
 	drv/m_batch3d_array_race.c \
 	drv/m_batch3d_race.c \

@@ -7,8 +7,10 @@
  * letting every further write fault.
  *
  * A copy fills the first half of a pinned page; the stream then writes a
- * flag (cuStreamWriteValue32) that the host polls in memory: the copy has
- * finished on the device but the host has observed nothing through CUDA.
+ * flag (cuStreamWriteValue32) that the host polls through a pipe (write(2)
+ * of the flag's word, read back): the copy has finished on the device but
+ * the host has observed nothing (a poll that loads the flag itself would
+ * be an observation of the stream: dw_flag_poll_ok).
  * The host then writes every word of the page's second half (512 writes),
  * synchronizes and checks both halves.  The counters at exit say: 8 writes
  * emulated (stepped on memory that /proc/self/mem cannot reach, as
@@ -46,8 +48,12 @@ int main(void)
 
     SGT_CHECK(cuMemcpyDtoHAsync(host, dev, half, s));
     SGT_CHECK(cuStreamWriteValue32(s, dflag, 1, 0));
-    while (*flag == 0)                  /* done on the device, unobserved */
-        ;
+    int pfd[2];
+    SGT_EXPECT(pipe(pfd) == 0);
+    uint32_t seen = 0;
+    while (seen == 0) /* done on the device, unobserved: a system call reads the flag */
+        SGT_EXPECT(write(pfd[1], (const void *)flag, sizeof seen) == (ssize_t)sizeof seen &&
+                   read(pfd[0], &seen, sizeof seen) == (ssize_t)sizeof seen);
     volatile uint32_t *mine = host + words;
     for (size_t i = 0; i < words; i++)
         mine[i] = MINE;

@@ -250,7 +250,8 @@ void emu_events_drop_ctx(CUcontext ctx);
  * pools located on the host (their owners unmap them, not a context). */
 typedef enum {
     EMU_MEM_DEVICE, EMU_MEM_HOST_ALLOC, EMU_MEM_HOST_REGISTERED,
-    EMU_MEM_MANAGED, EMU_MEM_HOST_VMM, EMU_MEM_DEVICE_VMM, EMU_MEM_HOST_POOL
+    EMU_MEM_MANAGED, EMU_MEM_HOST_VMM, EMU_MEM_DEVICE_VMM, EMU_MEM_HOST_POOL,
+    EMU_MEM_HOST_ALIAS      /* the device's own address of a mapped host allocation */
 } emu_mem_kind;
 
 typedef struct emu_range {
@@ -260,6 +261,10 @@ typedef struct emu_range {
     unsigned int flags;     /* cuMemHostAlloc / cuMemHostRegister flags */
     CUcontext ctx;
     unsigned long long id;  /* CU_POINTER_ATTRIBUTE_BUFFER_ID */
+    /* SGEMU_DEVICE_ALIAS: a HOST_ALLOC's device address, a HOST_ALIAS's
+     * host address; 0 when the device uses the host address (unified
+     * addressing). */
+    uintptr_t alias;
 } emu_range;
 
 /* Where a byte range lives, for the copy rules.  EMU_BAD: it starts in
@@ -306,6 +311,10 @@ void emu_dma_read(void *dst, uintptr_t host_src, size_t n);
  * inaccessible); addr itself elsewhere.  Any thread, without the lock. */
 uintptr_t emu_dma_alias(uintptr_t addr, size_t n);
 void emu_dma_write(uintptr_t host_dst, const void *src, size_t n);
+/* hostkinds.c: DMA into [base, base+size) goes through alias instead (a
+ * shared mapping's second, read-write view); until removed. */
+void emu_dma_alias_add(uintptr_t base, size_t size, uintptr_t alias);
+void emu_dma_alias_remove(uintptr_t base);
 /* A device-side 32- or 64-bit load or store (size 4 or 8) at a unified
  * address: emulator device memory directly, host memory through DMA. */
 uint64_t emu_dev_load(uintptr_t addr, size_t size, bool host);

@@ -167,6 +167,25 @@ uintptr_t emu_dma_alias(uintptr_t addr, size_t n)
     return to;
 }
 
+void emu_dma_alias_add(uintptr_t base, size_t size, uintptr_t alias)
+{
+    pthread_mutex_lock(&alias_lock);
+    mappings = emu_grow(mappings, nmappings, &mappings_cap, sizeof *mappings);
+    mappings[nmappings++] = (vmm_mapping){ base, size, NULL, alias };
+    pthread_mutex_unlock(&alias_lock);
+}
+
+void emu_dma_alias_remove(uintptr_t base)
+{
+    pthread_mutex_lock(&alias_lock);
+    for (size_t i = 0; i < nmappings; i++)
+        if (mappings[i].base == base && !mappings[i].alloc) {
+            mappings[i] = mappings[--nmappings];
+            break;
+        }
+    pthread_mutex_unlock(&alias_lock);
+}
+
 CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle)
 {
     if (!handle)

@@ -19,6 +19,7 @@ emu_libcuda_la_SOURCES = \
 	emu/hostwait.c \
 	emu/event.c \
 	emu/hostfn.c \
+	emu/kernel.c \
 	emu/memop.c \
 	emu/registry.c \
 	emu/memory.c \
@@ -75,7 +76,8 @@ SGEMU_TESTS = \
 	emu/t-batch \
 	emu/t-devices \
 	emu/t-hostkinds \
-	emu/t-graph-update
+	emu/t-graph-update \
+	emu/t-kernel
 check_PROGRAMS += $(SGEMU_TESTS)
 TESTS += $(SGEMU_TESTS)
 noinst_HEADERS += emu/t-util.h
@@ -124,3 +126,5 @@ emu_t_hostkinds_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
 emu_t_hostkinds_LDADD = $(SGEMU_TEST_LDADD)
 emu_t_graph_update_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
 emu_t_graph_update_LDADD = $(SGEMU_TEST_LDADD)
+emu_t_kernel_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
+emu_t_kernel_LDADD = $(SGEMU_TEST_LDADD)

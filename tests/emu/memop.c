@@ -118,3 +118,62 @@ VALUE_OP_ENTRY_POINTS(cuStreamWaitValue32, cuuint32_t, wait_value, 4)
 VALUE_OP_ENTRY_POINTS(cuStreamWaitValue64, cuuint64_t, wait_value, 8)
 VALUE_OP_ENTRY_POINTS(cuStreamWriteValue32, cuuint32_t, write_value, 4)
 VALUE_OP_ENTRY_POINTS(cuStreamWriteValue64, cuuint64_t, write_value, 8)
+
+/* cuStreamBatchMemOp: the operations in turn, as the single calls would
+ * enqueue them (after checking them all: a bad one enqueues nothing).
+ * Flushes and barriers order nothing more on a stream that runs one
+ * operation at a time. */
+static bool batch_op_known(const CUstreamBatchMemOpParams *op)
+{
+    switch (op->operation) {
+    case CU_STREAM_MEM_OP_WAIT_VALUE_32:
+    case CU_STREAM_MEM_OP_WAIT_VALUE_64:
+    case CU_STREAM_MEM_OP_WRITE_VALUE_32:
+    case CU_STREAM_MEM_OP_WRITE_VALUE_64:
+    case CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES:
+    case CU_STREAM_MEM_OP_BARRIER:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static CUresult batch_mem_op(CUstream hs, unsigned int n, CUstreamBatchMemOpParams *ops,
+                             unsigned int flags, emu_null_stream null_means)
+{
+    if (flags || (n && !ops) || n > 256)
+        return CUDA_ERROR_INVALID_VALUE;
+    for (unsigned int i = 0; i < n; i++)
+        if (!batch_op_known(&ops[i]))
+            return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = CUDA_SUCCESS;
+    for (unsigned int i = 0; r == CUDA_SUCCESS && i < n; i++) {
+        const CUstreamBatchMemOpParams *op = &ops[i];
+        switch (op->operation) {
+        case CU_STREAM_MEM_OP_WAIT_VALUE_32:
+        case CU_STREAM_MEM_OP_WAIT_VALUE_64: {
+            bool is32 = op->operation == CU_STREAM_MEM_OP_WAIT_VALUE_32;
+            r = wait_value(hs, op->waitValue.address,
+                           is32 ? op->waitValue.value : op->waitValue.value64, is32 ? 4 : 8,
+                           op->waitValue.flags, null_means);
+            break;
+        }
+        case CU_STREAM_MEM_OP_WRITE_VALUE_32:
+        case CU_STREAM_MEM_OP_WRITE_VALUE_64: {
+            bool is32 = op->operation == CU_STREAM_MEM_OP_WRITE_VALUE_32;
+            r = write_value(hs, op->writeValue.address,
+                            is32 ? op->writeValue.value : op->writeValue.value64, is32 ? 4 : 8,
+                            op->writeValue.flags, null_means);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    return r;
+}
+
+EMU_NULL_STREAM_ABIS(cuStreamBatchMemOp_v2, cuStreamBatchMemOp_v2_ptsz,
+                     (CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray,
+                      unsigned int flags),
+                     batch_mem_op, stream, count, paramArray, flags)

@@ -89,12 +89,52 @@ static size_t pinned_limit(void)
     return v && !*end ? (size_t)v : SIZE_MAX;
 }
 
+/* SGEMU_DEVICE_ALIAS=1 (read at each call): cuMemHostAlloc with
+ * CU_MEMHOSTALLOC_DEVICEMAP gives the device an address of its own for the
+ * allocation (what cuMemHostGetDevicePointer answers), as a driver without
+ * unified addressing does: a memfd mapped twice, the host's view and the
+ * device's, so a kernel writing through the device address changes what
+ * the host reads. */
+static bool want_device_alias(unsigned int flags)
+{
+    const char *s = getenv("SGEMU_DEVICE_ALIAS");
+    return (flags & CU_MEMHOSTALLOC_DEVICEMAP) && s && s[0] == '1' && !s[1];
+}
+
+static void *map_aliased(size_t n, uintptr_t *alias)
+{
+    int fd = memfd_create("sgemu-mapped", MFD_CLOEXEC);
+    void *host = MAP_FAILED, *dev = MAP_FAILED;
+    if (fd >= 0 && ftruncate(fd, (off_t)round_to_pages(n)) == 0) {
+        host = mmap(NULL, round_to_pages(n), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        dev = mmap(NULL, round_to_pages(n), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    }
+    if (fd >= 0)
+        close(fd);
+    if (host == MAP_FAILED || dev == MAP_FAILED) {
+        if (host != MAP_FAILED)
+            munmap(host, round_to_pages(n));
+        if (dev != MAP_FAILED)
+            munmap(dev, round_to_pages(n));
+        return NULL;
+    }
+    *alias = (uintptr_t)dev;
+    return host;
+}
+
 /* Returns the memory of a range that the emulator allocated. */
 static void release_range(const emu_range *r)
 {
     if (r->kind == EMU_MEM_HOST_REGISTERED || r->kind == EMU_MEM_HOST_VMM ||
-        r->kind == EMU_MEM_DEVICE_VMM || r->kind == EMU_MEM_HOST_POOL)
-        return;                 /* the program, a mapping or a pool owns it */
+        r->kind == EMU_MEM_DEVICE_VMM || r->kind == EMU_MEM_HOST_POOL ||
+        r->kind == EMU_MEM_HOST_ALIAS)
+        return;                 /* the program, a mapping, a pool or its host allocation owns it */
+    if (r->kind == EMU_MEM_HOST_ALLOC && r->alias) {
+        emu_range gone;
+        emu_mem_remove(r->alias, &gone);    /* already gone when the context goes */
+        emu_dma_alias_remove(r->base);
+        munmap((void *)r->alias, round_to_pages(r->size));
+    }
     if (r->kind == EMU_MEM_HOST_ALLOC && in_pool(r->base))
         return;                 /* a slot of a shared chunk: stays mapped */
     munmap((void *)r->base, round_to_pages(r->size));
@@ -203,10 +243,21 @@ CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
     void *p = NULL;
     if (r == CUDA_SUCCESS && bytesize > pinned_limit())
         r = CUDA_ERROR_OUT_OF_MEMORY;
-    if (r == CUDA_SUCCESS && !(p = map_host(bytesize)))
+    uintptr_t alias = 0;
+    bool aliased = r == CUDA_SUCCESS && want_device_alias(Flags);
+    if (r == CUDA_SUCCESS && !(p = aliased ? map_aliased(bytesize, &alias) : map_host(bytesize)))
         r = CUDA_ERROR_OUT_OF_MEMORY;
     if (r == CUDA_SUCCESS) {
-        add_range(c, (uintptr_t)p, bytesize, EMU_MEM_HOST_ALLOC, Flags);
+        emu_range h = { (uintptr_t)p, bytesize, EMU_MEM_HOST_ALLOC, Flags, c, emu_mem_next_id(),
+                        alias };
+        emu_mem_insert(&h);
+        if (alias) {
+            emu_range d = { alias, bytesize, EMU_MEM_HOST_ALIAS, Flags, c, h.id, (uintptr_t)p };
+            emu_mem_insert(&d);
+            /* DMA into the host's view, which the program may protect, goes
+             * through the device's */
+            emu_dma_alias_add((uintptr_t)p, bytesize, alias);
+        }
         *pp = p;
     }
     emu_unlock();
@@ -306,7 +357,9 @@ CUresult CUDAAPI cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsig
     if (r == CUDA_SUCCESS && !pinned_range(p))
         r = CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS)
-        *pdptr = (CUdeviceptr)(uintptr_t)p;     /* unified addressing */
+        *pdptr = (CUdeviceptr)(pinned_range(p)->alias ? pinned_range(p)->alias +
+                                                             ((uintptr_t)p - pinned_range(p)->base)
+                                                       : (uintptr_t)p); /* unified addressing */
     emu_unlock();
     return r;
 }

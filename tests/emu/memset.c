@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* memset.c - cuMemsetD8/D16/D32 and their Async forms.
+/* memset.c - cuMemsetD8/D16/D32, their Async forms and the 2D Async ones.
  *
  * "API synchronization behavior": the synchronous memsets are asynchronous
  * to the host unless the target is page-locked host memory, where they are
@@ -152,3 +152,36 @@ EMU_NULL_STREAM_ABIS(cuMemsetD16Async, cuMemsetD16Async_ptsz,
 EMU_NULL_STREAM_ABIS(cuMemsetD32Async, cuMemsetD32Async_ptsz,
                      (CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream),
                      memset_submit, dstDevice, ui, 4, N, true, hStream)
+
+/* ---- 2D memsets: the op of a memset node, submitted to a stream ---------- */
+
+static CUresult memset_2d_submit(CUdeviceptr dst, size_t pitch, uint32_t value, size_t elem,
+                                 size_t width, size_t height, CUstream hs,
+                                 emu_null_stream null_means)
+{
+    if (!width || !height)
+        return CUDA_SUCCESS;
+    CUDA_MEMSET_NODE_PARAMS p = { .dst = dst, .pitch = pitch, .value = value,
+                                  .elementSize = (unsigned int)elem, .width = width,
+                                  .height = height };
+    emu_lock();
+    CUstream s;
+    emu_op *op = NULL;
+    CUresult r = emu_stream_get(hs, null_means, &s);
+    if (r == CUDA_SUCCESS)
+        r = emu_memset_node_op(&p, &op);
+    uint64_t seq;
+    if (r == CUDA_SUCCESS)
+        r = emu_submit(s, op, &seq);
+    emu_unlock();
+    return r;
+}
+
+#define MEMSET_2D_PARAMS(T) \
+    (CUdeviceptr dstDevice, size_t dstPitch, T value, size_t Width, size_t Height, CUstream hStream)
+EMU_NULL_STREAM_ABIS(cuMemsetD2D8Async, cuMemsetD2D8Async_ptsz, MEMSET_2D_PARAMS(unsigned char),
+                     memset_2d_submit, dstDevice, dstPitch, value, 1, Width, Height, hStream)
+EMU_NULL_STREAM_ABIS(cuMemsetD2D16Async, cuMemsetD2D16Async_ptsz, MEMSET_2D_PARAMS(unsigned short),
+                     memset_2d_submit, dstDevice, dstPitch, value, 2, Width, Height, hStream)
+EMU_NULL_STREAM_ABIS(cuMemsetD2D32Async, cuMemsetD2D32Async_ptsz, MEMSET_2D_PARAMS(unsigned int),
+                     memset_2d_submit, dstDevice, dstPitch, value, 4, Width, Height, hStream)

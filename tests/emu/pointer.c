@@ -19,9 +19,14 @@ static CUresult attribute(CUpointer_attribute a, const emu_range *r, uintptr_t p
         *(unsigned int *)data = !r ? 0u : device ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
         return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+        /* a host allocation with a device address of its own (SGEMU_DEVICE_ALIAS) */
+        if (r && r->kind == EMU_MEM_HOST_ALLOC && r->alias)
+            p = r->alias + (p - r->base);
         *(CUdeviceptr *)data = r ? (CUdeviceptr)p : 0;
         return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+        if (r && r->kind == EMU_MEM_HOST_ALIAS)
+            p = r->alias + (p - r->base);
         *(void **)data = r && (!device || managed) ? (void *)p : NULL;
         return r && device && !managed ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;  /* no host alias */
     case CU_POINTER_ATTRIBUTE_BUFFER_ID:

@@ -141,6 +141,12 @@ const emu_proc emu_procs[] = {
     PT(cuMemsetD16Async, 7000, cuMemsetD16Async_ptsz)
     L(cuMemsetD32Async, 3020, cuMemsetD32Async)
     PT(cuMemsetD32Async, 7000, cuMemsetD32Async_ptsz)
+    L(cuMemsetD2D8Async, 3020, cuMemsetD2D8Async)
+    PT(cuMemsetD2D8Async, 7000, cuMemsetD2D8Async_ptsz)
+    L(cuMemsetD2D16Async, 3020, cuMemsetD2D16Async)
+    PT(cuMemsetD2D16Async, 7000, cuMemsetD2D16Async_ptsz)
+    L(cuMemsetD2D32Async, 3020, cuMemsetD2D32Async)
+    PT(cuMemsetD2D32Async, 7000, cuMemsetD2D32Async_ptsz)
 
     /* streams */
     L(cuStreamCreate, 2000, cuStreamCreate)
@@ -167,6 +173,12 @@ const emu_proc emu_procs[] = {
     PT(cuStreamGetDevice, 12080, cuStreamGetDevice_ptsz)
     L(cuStreamAddCallback, 5000, cuStreamAddCallback)
     PT(cuStreamAddCallback, 7000, cuStreamAddCallback_ptsz)
+    L(cuLaunchKernel, 4000, cuLaunchKernel)
+    PT(cuLaunchKernel, 7000, cuLaunchKernel_ptsz)
+    L(cuLaunchKernelEx, 11060, cuLaunchKernelEx)
+    PT(cuLaunchKernelEx, 11060, cuLaunchKernelEx_ptsz)
+    L(cuLaunchCooperativeKernel, 9000, cuLaunchCooperativeKernel)
+    PT(cuLaunchCooperativeKernel, 9000, cuLaunchCooperativeKernel_ptsz)
     L(cuLaunchHostFunc, 10000, cuLaunchHostFunc)
     PT(cuLaunchHostFunc, 10000, cuLaunchHostFunc_ptsz)
     L(cuStreamWaitValue32, 8000, cuStreamWaitValue32)
@@ -185,6 +197,15 @@ const emu_proc emu_procs[] = {
     PT(cuStreamWriteValue64, 9000, cuStreamWriteValue64_ptsz)
     L(cuStreamWriteValue64, 11070, cuStreamWriteValue64_v2)
     PT(cuStreamWriteValue64, 11070, cuStreamWriteValue64_v2_ptsz)
+    L(cuStreamBatchMemOp, 11070, cuStreamBatchMemOp_v2)
+    PT(cuStreamBatchMemOp, 11070, cuStreamBatchMemOp_v2_ptsz)
+
+    /* modules and functions (kernel.c) */
+    L(cuModuleLoadData, 2000, cuModuleLoadData)
+    L(cuModuleUnload, 2000, cuModuleUnload)
+    L(cuModuleGetFunction, 2000, cuModuleGetFunction)
+    L(cuFuncGetName, 12030, cuFuncGetName)
+    L(cuFuncGetParamInfo, 12040, cuFuncGetParamInfo)
 
     /* events */
     L(cuEventCreate, 2000, cuEventCreate)

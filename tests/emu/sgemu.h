@@ -47,6 +47,28 @@ void sgemu_call_after_enqueue(void (*fn)(void *), void *arg);
 
 typedef void (*sgemu_call_after_enqueue_fn)(void (*fn)(void *), void *arg);
 
+/* Kernels (emu/kernel.c).  The CPU function that stands for the kernel
+ * `name`: called once per launch, for the whole grid, on the stream's
+ * worker in stream order, with the launch's parameters laid out as
+ * offsets[i] and sizes[i] say (what cuFuncGetParamInfo answers).  Register
+ * before cuModuleGetFunction looks the name up; cuModuleLoadData accepts
+ * any image. */
+typedef void (*sgemu_kernel_fn)(const void *args);
+__attribute__((visibility("default")))
+void sgemu_kernel_register(const char *name, sgemu_kernel_fn fn, unsigned nparams,
+                           const size_t *offsets, const size_t *sizes);
+typedef void (*sgemu_kernel_register_fn)(const char *name, sgemu_kernel_fn fn, unsigned nparams,
+                                         const size_t *offsets, const size_t *sizes);
+
+/* How a kernel's CPU function reaches memory, as a device does: device
+ * memory directly, host memory (pinned, mapped) ignoring page protection. */
+__attribute__((visibility("default")))
+void sgemu_dev_read(void *dst, CUdeviceptr src, size_t n);
+__attribute__((visibility("default")))
+void sgemu_dev_write(CUdeviceptr dst, const void *src, size_t n);
+typedef void (*sgemu_dev_read_fn)(void *dst, CUdeviceptr src, size_t n);
+typedef void (*sgemu_dev_write_fn)(CUdeviceptr dst, const void *src, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

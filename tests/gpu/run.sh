@@ -296,6 +296,46 @@ rule_cases() {
 edge_cases() { rule_cases edges "$EDGE_CASES" rt-edge; }
 nohang_cases() { rule_cases nohang "$NOHANG_CASES" rt-nohang; }
 
+# ---------------------------------------------------------------- b3. runtime API: tests/gpu/rt/mapped.cu
+# Device writes into host memory that are not copies (issue 12): CUDA C
+# kernels writing mapped pinned memory, static and shared cudart.
+#   mapped.cu MODE         exit  report
+MAPPED_CASES='
+kernel_race            66    kernel-early-host-read
+kernel_sync_ok         0     -
+kernel_alias_race      66    kernel-early-host-read
+kernel_event_ok        0     -
+kernel_write_race      66    kernel-early-host-write
+memset_race            66    early-host-read
+memset_sync_ok         0     -
+flag_poll_ok           0     -
+flag_poll_race         66    early-host-read
+'
+MAPPED_BUILDS='static shared'
+
+mapped_cases() {
+  local b mode want kind name exe
+  for b in $MAPPED_BUILDS; do
+    exe=$TMP/mapped-$b
+    if [ ! -e "$exe" ] && [ ! -e "$exe.failed" ]; then
+      # shellcheck disable=SC2086 # the flags are words
+      timeout 300 "$NVCC" -O2 -g $NVCC_ARCH ${RT_FLAGS[$b]} "$GPU/rt/mapped.cu" -o "$exe" \
+        >"$exe.build" 2>&1 </dev/null || touch "$exe.failed"
+      { echo "##### nvcc build mapped $b"; cat "$exe.build"; } >>"$LOG"
+    fi
+    while read -r mode want kind <&3; do
+      [ -n "$mode" ] || continue
+      name=rt-mapped-$b-$mode
+      selected "$name" || continue
+      if [ -e "$exe" ]; then
+        expect "$name" "$want" "$kind" report "$exe" "$mode"
+      else
+        result FAIL "$name" "nvcc build failed (see log)"
+      fi
+    done 3<<<"$MAPPED_CASES"
+  done
+}
+
 # ---------------------------------------------------------------- c, d. PyTorch and Numba: tests/gpu/py/*.py
 #   case                    script + mode                      exit  report
 PY_CASES='
@@ -366,6 +406,7 @@ drv_cases
 rt_cases
 edge_cases
 nohang_cases
+mapped_cases
 py_cases
 train_case
 sanitizer_case

@@ -16,7 +16,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reportlib as t  # noqa: E402
 
 HEX = re.compile(r"^0x[0-9a-f]+$")
-KINDS = ("early-host-read", "early-host-write", "free-in-flight")
+KINDS = ("early-host-read", "early-host-write", "free-in-flight", "kernel-early-host-read",
+         "kernel-early-host-write", "copy-overlap")
 
 
 def typed(obj, key, types, where):
@@ -70,7 +71,12 @@ def check_race(r, where):
     typed(c, "api", (str,), where + " copy")
     typed(c, "size", (int,), where + " copy")
     hexstr(c, "host_address", where + " copy")
-    t.expect(c.get("direction") in ("device-to-host", "host-to-device"), where + ": direction")
+    t.expect(c.get("direction") in ("device-to-host", "host-to-device", "kernel"),
+             where + ": direction")
+    typed(c, "kernel", (str,) if c.get("direction") == "kernel" else (type(None),),
+          where + " copy")
+    t.expect(c.get("operation") in ("copy", "memset", "write-value", "kernel"),
+             where + ": operation")
     s = typed(c, "stream", (dict,), where + " copy")
     hexstr(s, "handle", where + " stream")
     t.expect(s.get("kind") in ("legacy", "per-thread", "user"), where + ": stream kind")
@@ -78,7 +84,7 @@ def check_race(r, where):
     typed(c, "tid", (int,), where + " copy")
     check_stack(c, where + " copy")
     a = typed(r, "access", (dict,), where)
-    t.expect(a.get("type") in ("read", "write", "free"), where + ": access type")
+    t.expect(a.get("type") in ("read", "write", "free", "copy"), where + ": access type")
     check_stack(a, where + " access")
     typed(r, "explanation", (str,), where)
     summary = typed(r, "summary", (str,), where)
@@ -163,6 +169,24 @@ def main():
         t.expect(race["access"]["type"] == "write", "write: access type")
         race = run_json(free, d, "free", want_kind="free-in-flight")
         t.expect(race["access"]["type"] == "free", "free: access type")
+        race = run_json(t.drv("k_launch_read_race"), d, "k", want_kind="kernel-early-host-read")
+        t.expect(race["copy"]["direction"] == "kernel", "kernel: direction")
+        t.expect(race["copy"]["kernel"] == "sgt_fill", "kernel: name %r" % race["copy"]["kernel"])
+        t.expect(race["copy"]["api"] == "cuLaunchKernel", "kernel: api")
+        race = run_json(t.drv("k_launch_ex_alias_write_race"), d, "kw",
+                        want_kind="kernel-early-host-write")
+        t.expect(race["access"]["type"] == "write", "kernel write: access type")
+        t.expect(race["copy"]["operation"] == "kernel", "kernel write: operation")
+        race = run_json(t.drv("dw_memset_race"), d, "m", want_kind="early-host-read")
+        t.expect(race["copy"]["operation"] == "memset", "memset: operation")
+        t.expect(race["copy"]["api"] == "cuMemsetD32Async", "memset: api")
+        race = run_json(t.drv("dw_write_value_host_write_race"), d, "v",
+                        want_kind="early-host-write")
+        t.expect(race["copy"]["operation"] == "write-value", "write value: operation")
+        race = run_json(t.drv("cc_h2d_reads_d2h_race"), d, "cc", want_kind="copy-overlap")
+        t.expect(race["access"]["type"] == "copy", "copy overlap: access type")
+        t.expect(race["access"]["api"] == "cuMemcpyHtoDAsync", "copy overlap: the second copy")
+        t.expect(race["copy"]["api"] == "cuMemcpyDtoHAsync", "copy overlap: the first copy")
 
         weird = b'we"ird\\na\tme\x01-\xc3\xa9-\xff'
         prog = os.path.join(os.fsencode(d), weird)

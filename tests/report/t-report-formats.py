@@ -242,6 +242,29 @@ def real_run(py, d):
              "real run: junit testcase %r" % case.attrib)
 
 
+def kernel_run(py, d):
+    """A kernel's race: its own rule, the kernel named in the message and the
+    related location (the launch)."""
+    prog = t.drv("k_launch_read_race")
+    res = t.run([prog], options="json_path=%s.%%p" % os.path.join(d, "k"))
+    t.expect(res.status == 66, "kernel run: status %r" % res)
+    r = t.run_tool(["--format=sarif", d])
+    path = os.path.join(d, "k.sarif")
+    with open(path, "w") as f:
+        f.write(r.out)
+    validate(py, path, "kernel run")
+    run = json.loads(r.out)["runs"][0]
+    (result,) = run["results"]
+    t.expect(result["ruleId"] == "kernel-early-host-read", "kernel run: rule %r" % result["ruleId"])
+    t.expect("the kernel sgt_fill was launched by cuLaunchKernel" in result["message"]["text"],
+             "kernel run: message %r" % result["message"]["text"])
+    related = result["relatedLocations"][0]["message"]["text"]
+    t.expect(related == "the kernel sgt_fill, launched by cuLaunchKernel",
+             "kernel run: related %r" % related)
+    rules = {x["id"]: x["name"] for x in run["tool"]["driver"]["rules"]}
+    t.expect(rules.get("kernel-early-host-read") == "KernelEarlyHostRead", "kernel run: rules %r" % rules)
+
+
 def main():
     py = validator()
     with t.tmpdir() as d:
@@ -250,6 +273,8 @@ def main():
         no_race(py, d)
     with t.tmpdir() as d:
         real_run(py, d)
+    with t.tmpdir() as d:
+        kernel_run(py, d)
     t.passed("SARIF validates (SARIF 2.1.0 schema subset) and locates the racing lines; "
              "JUnit parses, one testcase per race")
 

@@ -78,6 +78,17 @@ def aggregate(d):
     t.expect(r.status == 1 and rows_of(r.out)[0][:2] == ["7", "2"], "glob:\n" + r.out)
 
 
+def kernel(d):
+    """A kernel's race names its kernel next to the launch's entry point."""
+    k = race(7, "k", "kernel-early-host-read")
+    k["copy"].update({"api": "cuLaunchKernel", "direction": "kernel", "kernel": "fill"})
+    write(os.path.join(d, "sg.json.7"), [k, summary(7, {"k": 1})])
+    r = t.run_tool([os.path.join(d, "sg.json.7")])
+    t.expect(r.status == 1 and rows_of(r.out)[0][2] == "kernel-early-host-read",
+             "kernel: rows\n" + r.out)
+    t.expect("app.c:5 in enqueue (cuLaunchKernel fill)" in r.out, "kernel: launch site\n" + r.out)
+
+
 def clean(d):
     write(os.path.join(d, "sg.json.9"), [summary(9, {})])
     r = t.run_tool([os.path.join(d, "sg.json.9")])
@@ -106,6 +117,7 @@ def main():
         aggregate(d)
     with t.tmpdir() as d:
         clean(d)
+        kernel(d)
         bad(d)
     t.passed("merges processes, counts repeats, sorts; exit 0/1/2")
 

@@ -18,7 +18,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reportlib as t  # noqa: E402
 
 EXIT_LINE = re.compile(r"^==\d+==syncguard: (\d+) races? reported \((\d+) early-host-read, "
-                       r"(\d+) early-host-write, (\d+) free-in-flight\), (\d+) repeats? not "
+                       r"(\d+) early-host-write, (\d+) free-in-flight, (\d+) "
+                       r"kernel-early-host-read, (\d+) kernel-early-host-write, (\d+) "
+                       r"copy-overlap\), (\d+) repeats? not "
                        r"shown, (\d+) suppressed; (\d+) cop(?:y|ies) guarded$", re.M)
 
 
@@ -34,7 +36,7 @@ def repeats():
         r = t.run([prog, "0", "3"], "json_path=%s/sg" % d)
         t.expect(r.status == 66, "repeats: exit status %d (%r)" % (r.status, r))
         t.expect(len(t.summary_lines(r.err)) == 1, "repeats: not one report:\n" + r.err)
-        t.expect(exit_counts(r.err) == (1, 1, 0, 0, 2, 0, 3), "repeats: %s" % r.err)
+        t.expect(exit_counts(r.err) == (1, 1, 0, 0, 0, 0, 0, 2, 0, 3), "repeats: %s" % r.err)
         (path,) = [os.path.join(d, f) for f in os.listdir(d)]
         with open(path) as f:
             race, summary = [json.loads(line) for line in f]
@@ -46,11 +48,17 @@ def repeats():
 
 def kinds():
     r = t.run([t.drv("d2h_async_read_race")], "")
-    t.expect(exit_counts(r.err)[:4] == (1, 1, 0, 0), "read: %s" % r.err)
+    t.expect(exit_counts(r.err)[:6] == (1, 1, 0, 0, 0, 0), "read: %s" % r.err)
     r = t.run([t.drv("h2d_source_write_race")], "")
-    t.expect(exit_counts(r.err)[:4] == (1, 0, 1, 0), "write: %s" % r.err)
+    t.expect(exit_counts(r.err)[:6] == (1, 0, 1, 0, 0, 0), "write: %s" % r.err)
     r = t.run([t.drv("free_while_pending")], "")
-    t.expect(exit_counts(r.err)[:4] == (1, 0, 0, 1), "free: %s" % r.err)
+    t.expect(exit_counts(r.err)[:6] == (1, 0, 0, 1, 0, 0), "free: %s" % r.err)
+    r = t.run([t.drv("k_launch_read_race")], "")
+    t.expect(exit_counts(r.err)[:6] == (1, 0, 0, 0, 1, 0), "kernel read: %s" % r.err)
+    r = t.run([t.drv("k_launch_ex_alias_write_race")], "")
+    t.expect(exit_counts(r.err)[:6] == (1, 0, 0, 0, 0, 1), "kernel write: %s" % r.err)
+    r = t.run([t.drv("cc_h2d_reads_d2h_race")], "")
+    t.expect(exit_counts(r.err)[:7] == (1, 0, 0, 0, 0, 0, 1), "copy overlap: %s" % r.err)
 
 
 def silent():
@@ -59,7 +67,7 @@ def silent():
     t.expect(r.status == 0, "no race: exit status %d" % r.status)
     t.expect("syncguard" not in r.err, "no race, yet syncguard said:\n" + r.err)
     r = t.run([prog], "verbosity=1")
-    t.expect(exit_counts(r.err)[:6] == (0, 0, 0, 0, 0, 0), "verbosity=1: %s" % r.err)
+    t.expect(exit_counts(r.err)[:9] == (0, 0, 0, 0, 0, 0, 0, 0, 0), "verbosity=1: %s" % r.err)
 
 
 def colors():

@@ -87,6 +87,24 @@ def free_kind(d):
     t.expect(used_lines(r.err) == [(1, "free-in-flight:main")], "free: used %r" % used_lines(r.err))
 
 
+def kernel_kinds(d):
+    """kernel-early-host-read silences a kernel's race, and only that kind
+    does: early-host-read is a copy's."""
+    prog = t.drv("k_launch_read_race")
+    supp = write(d, "supp.txt", "kernel-early-host-read:main\n")
+    r = t.run([prog], "suppressions=" + supp)
+    t.expect(r.status == 0 and "WARNING: syncguard" not in r.err,
+             "kernel-early-host-read:main did not silence the kernel's race: %r" % r)
+    t.expect("check: ok" in r.out, "kernel: the race was not synchronized: %s" % r.out)
+    supp = write(d, "supp.txt", "early-host-read:main\n")
+    r = t.run([prog], "suppressions=" + supp)
+    t.expect(r.status == 66 and len(t.summary_lines(r.err)) == 1,
+             "early-host-read:main silenced a kernel's race: %r" % r)
+    supp = write(d, "supp.txt", "copy_site:k_fill\n")
+    r = t.run([prog], "suppressions=" + supp)
+    t.expect(r.status == 0, "copy_site:k_fill did not match the launch's stack: %r" % r)
+
+
 def json_summary(d):
     supp = write(d, "supp.txt", "race:main\n")
     r = t.run([PROG], "suppressions=%s:json_path=%s/sg" % (supp, d))
@@ -140,6 +158,7 @@ def main():
         matching(d)
         json_summary(d)
         free_kind(d)
+        kernel_kinds(d)
         failures(d)
         repeats(d)
     t.passed("matching suppressions silence and are listed; others do not; bad files stop")

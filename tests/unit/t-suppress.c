@@ -39,8 +39,9 @@ int main(void)
           "a missing file is named");
     CHECK(load("early-host-raed:foo\n", err, sizeof err) < 0 && strstr(err, ":1:") &&
               strstr(err, "'early-host-raed'") &&
-              strstr(err, "race, early-host-read, early-host-write, free-in-flight, access_site "
-                          "or copy_site"),
+              strstr(err, "race, early-host-read, early-host-write, free-in-flight, "
+                          "kernel-early-host-read, kernel-early-host-write, copy-overlap, "
+                          "access_site or copy_site"),
           "an unknown kind is named with its line, and the kinds listed");
     CHECK(load("# comment\n\nrace\n", err, sizeof err) < 0 && strstr(err, ":3:") &&
               strstr(err, "expected KIND:PATTERN"),

@@ -122,14 +122,26 @@ SYNC_COPY(cuMemcpy_ptds, 1, sg_is_host_pointer(dst) || sg_is_host_pointer(src), 
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
-/* Copies between device memory (and between devices) have no host side,
- * but still order streams. */
-SG_STREAM_WORK(cuMemcpyDtoDAsync_v2, 0, s, (CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s),
-            d, src, n, s)
-SG_STREAM_WORK(cuMemcpyDtoDAsync_v2_ptsz, 1, s,
-            (CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s), d, src, n, s)
+/* Copies between device memory (and between devices) still order streams;
+ * an operand that is mapped pinned memory (its host address under unified
+ * addressing, or the device's own address of it) is a host side like any
+ * other: the device writes or reads it in stream order. */
+#define DEVICE_COPY(symbol, api, per_thread, PARAMS, ...)                                 \
+    SG_CUDA_SHIM(symbol, PARAMS)                                                       \
+    {                                                                                  \
+        SG_IN_ORDER();                                                                 \
+        CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                                  \
+        if (r == CUDA_SUCCESS && SG_ENTER())                                           \
+            async_copy_accepted(api, s, per_thread, sg_copy_mapped_side(d),            \
+                                sg_copy_mapped_side(src), n);                          \
+        return r;                                                                      \
+    }
+
+#define DTOD_PARAMS (CUdeviceptr d, CUdeviceptr src, size_t n, CUstream s)
+DEVICE_COPY(cuMemcpyDtoDAsync_v2, "cuMemcpyDtoDAsync", 0, DTOD_PARAMS, d, src, n, s)
+DEVICE_COPY(cuMemcpyDtoDAsync_v2_ptsz, "cuMemcpyDtoDAsync", 1, DTOD_PARAMS, d, src, n, s)
 
 #define PEER_PARAMS \
     (CUdeviceptr d, CUcontext dc, CUdeviceptr src, CUcontext sc, size_t n, CUstream s)
-SG_STREAM_WORK(cuMemcpyPeerAsync, 0, s, PEER_PARAMS, d, dc, src, sc, n, s)
-SG_STREAM_WORK(cuMemcpyPeerAsync_ptsz, 1, s, PEER_PARAMS, d, dc, src, sc, n, s)
+DEVICE_COPY(cuMemcpyPeerAsync, "cuMemcpyPeerAsync", 0, PEER_PARAMS, d, dc, src, sc, n, s)
+DEVICE_COPY(cuMemcpyPeerAsync_ptsz, "cuMemcpyPeerAsync", 1, PEER_PARAMS, d, dc, src, sc, n, s)

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Guarding what a kernel launch may write in host memory. The driver says
+ * where each parameter lies (driver/kparams.c, cached per kernel); every
+ * pointer-sized one whose value falls in a pinned allocation, by its host
+ * address or its device alias (the same address under unified
+ * addressing), has that whole allocation guarded, since a kernel may
+ * write anywhere in it. A process with no pinned memory pays one atomic
+ * load per launch. Pointers inside structs passed by value are not seen:
+ * kernel_all_mapped guards every pinned allocation instead. */
+#include "config.h"
+
+#include <string.h>
+
+#include "base/options.h"
+#include "driver/kparams.h"
+#include "life/kernel.h"
+#include "life/site.h"
+#include "model/model.h"
+
+#define SNAPSHOT 64
+
+/* The value of the j-th pointer-sized parameter, from kernelParams or
+ * from the packed buffer of extra; 0 when it cannot be read. */
+static int pointer_arg(const struct sg_launch *l, const struct sg_kparams *k, unsigned j,
+                       uintptr_t *v)
+{
+    if (l->params) {
+        memcpy(v, l->params[k->ptr_index[j]], sizeof *v);
+        return 1;
+    }
+    const char *buf = NULL;
+    size_t size = 0;
+    for (void **e = l->extra; e && *e != CU_LAUNCH_PARAM_END; e += 2) {
+        if (e[0] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+            buf = e[1];
+        else if (e[0] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+            size = *(const size_t *)e[1];
+    }
+    if (!buf || k->ptr_offset[j] + sizeof *v > size)
+        return 0;
+    memcpy(v, buf + k->ptr_offset[j], sizeof *v);
+    return 1;
+}
+
+/* Guards [base, base+size) once per launch, however many arguments reach
+ * it. */
+static void guard_once(struct copy_call *call, uintptr_t *done, unsigned *ndone, uintptr_t base,
+                       size_t size)
+{
+    for (unsigned i = 0; i < *ndone; i++)
+        if (done[i] == base)
+            return;
+    if (*ndone < SG_KPARAMS_MAX_PTRS)
+        done[(*ndone)++] = base;
+    sg_copy_call_guard(call, base, sg_shape_linear(size), SG_GUARD_NO_ACCESS);
+}
+
+static void guard_arguments(struct copy_call *call, const struct sg_launch *l,
+                            const struct sg_kparams *k)
+{
+    uintptr_t done[SG_KPARAMS_MAX_PTRS], v, base;
+    unsigned ndone = 0;
+    size_t size;
+    for (unsigned j = 0; j < k->nptrs; j++)
+        if (pointer_arg(l, k, j, &v) && sg_pinned_range_any(v, &base, &size))
+            guard_once(call, done, &ndone, base, size);
+}
+
+static void guard_all_pinned(struct copy_call *call)
+{
+    uintptr_t bases[SNAPSHOT];
+    size_t sizes[SNAPSHOT], n;
+    for (size_t from = 0; (n = sg_pinned_snapshot(from, bases, sizes, SNAPSHOT)) > 0; from += n)
+        for (size_t i = 0; i < n; i++)
+            sg_copy_call_guard(call, bases[i], sg_shape_linear(sizes[i]), SG_GUARD_NO_ACCESS);
+}
+
+void sg_kernel_launched(const struct sg_launch *l)
+{
+    if (!sg_opt.kernel_args || !sg_pinned_any()) {
+        if (sg_observe_needed())
+            sg_note_stream_work(l->stream, l->per_thread);
+        return;
+    }
+    struct copy_call call;
+    sg_copy_call_init(&call, l->api, l->stream, l->per_thread);
+    const struct sg_kparams *k = sg_kparams_of(l->f);
+    call.kernel = k->name;
+    call.origin = SG_ORIGIN_KERNEL;
+    if (sg_opt.kernel_all_mapped)
+        guard_all_pinned(&call);
+    else if (k->nptrs && (l->params || l->extra))
+        guard_arguments(&call, l, k);
+    sg_copy_call_done(&call);
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* k_launch.h - what the kernel-launch tests (k_*.c) share: pinned host
+ * words that a kernel fills, launched by each of the launch entry points. */
+#ifndef K_LAUNCH_H
+#define K_LAUNCH_H
+
+#include <cuda.h>
+#include <stdint.h>
+
+#include "sgt_kernels.h"
+#include "sgtest.h"
+
+enum k_how {
+    K_LAUNCH,      /* cuLaunchKernel, kernelParams */
+    K_LAUNCH_EX,   /* cuLaunchKernelEx, the packed buffer of `extra` */
+    K_COOPERATIVE, /* cuLaunchCooperativeKernel */
+};
+
+/* sgt_fill(p, SGT_WORDS, v) on stream s, the way `how` says. */
+static inline void k_fill(enum k_how how, CUstream s, CUdeviceptr p, uint32_t v)
+{
+    CUfunction f = sgt_kernel("sgt_fill");
+    unsigned int n = SGT_WORDS;
+    void *params[] = { &p, &n, &v };
+    struct sgt_fill_args packed = { p, n, v };
+    size_t size = sizeof packed;
+    void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                      CU_LAUNCH_PARAM_END };
+    CUlaunchConfig cfg = { .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1, .blockDimX = 1,
+                           .blockDimY = 1, .blockDimZ = 1, .hStream = s };
+    switch (how) {
+    case K_LAUNCH:
+        SGT_CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, params, NULL));
+        break;
+    case K_LAUNCH_EX:
+        SGT_CHECK(cuLaunchKernelEx(&cfg, f, NULL, extra));
+        break;
+    case K_COOPERATIVE:
+        SGT_CHECK(cuLaunchCooperativeKernel(f, 1, 1, 1, 1, 1, 1, 0, s, params));
+        break;
+    }
+}
+
+/* The device's name for the pinned words (cuMemHostGetDevicePointer: the
+ * host address itself under unified addressing, but asked as a program
+ * that does not assume it would). */
+static inline CUdeviceptr k_alias(uint32_t *host)
+{
+    CUdeviceptr d;
+    SGT_CHECK(cuMemHostGetDevicePointer(&d, host, 0));
+    return d;
+}
+
+/* SGT_WORDS words of SGT_OLD in pinned memory mapped for the device
+ * (cuMemHostAlloc, CU_MEMHOSTALLOC_DEVICEMAP), and its device address in
+ * *alias.  On the emulator the address is one of its own
+ * (SGEMU_DEVICE_ALIAS=1), as drivers without unified addressing give; on
+ * a GPU with unified addressing it is the host address. */
+static inline uint32_t *k_mapped_words(CUdeviceptr *alias)
+{
+    setenv("SGEMU_DEVICE_ALIAS", "1", 1);
+    uint32_t *host;
+    SGT_CHECK(cuMemHostAlloc((void **)&host, SGT_BYTES, CU_MEMHOSTALLOC_DEVICEMAP));
+    for (unsigned i = 0; i < SGT_WORDS; i++)
+        host[i] = SGT_OLD;
+    *alias = k_alias(host);
+    if (sgt_on_emulator())
+        SGT_EXPECT(*alias != (CUdeviceptr)(uintptr_t)host);
+    return host;
+}
+
+#endif

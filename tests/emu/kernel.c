@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* kernel.c - modules, functions and kernel launches.
+ *
+ * The emulator cannot run device code, so a test registers, before it
+ * loads a module, the CPU function that stands for each kernel with its
+ * parameter layout (sgemu_kernel_register, sgemu.h).  cuModuleLoadData
+ * accepts any image; cuModuleGetFunction finds the registered kernel of
+ * that name.  A launch copies the parameters into a buffer laid out as
+ * cuFuncGetParamInfo says (the driver reads them at the call, so the
+ * caller may reuse its memory at once) and enqueues one operation that
+ * calls the CPU function once, for the whole grid, on the stream's worker
+ * in stream order.  The function reaches memory through sgemu_dev_read
+ * and sgemu_dev_write, like a device: host memory by DMA, ignoring page
+ * protection. */
+#include "emu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sgemu.h"
+
+#define MAX_PARAMS 32
+#define MAX_ARGBUF 4096     /* CUDA 12.1+ allows 32 KiB of parameters; tests need less */
+
+/* The emulator's CUfunction. */
+struct CUfunc_st {
+    char *name;
+    sgemu_kernel_fn fn;
+    unsigned nparams;
+    size_t offset[MAX_PARAMS], size[MAX_PARAMS];
+    size_t argbytes;        /* end of the last parameter */
+    struct CUfunc_st *next;
+};
+
+struct CUmod_st {
+    int loaded;
+};
+
+static struct CUfunc_st *kernels;   /* registered, never freed (handles stay valid) */
+
+void sgemu_kernel_register(const char *name, sgemu_kernel_fn fn, unsigned nparams,
+                           const size_t *offsets, const size_t *sizes)
+{
+    if (!name || !fn || nparams > MAX_PARAMS)
+        emu_fatal("sgemu_kernel_register: bad kernel %s", name ? name : "(null)");
+    struct CUfunc_st *k = emu_xcalloc(1, sizeof *k);
+    k->name = strdup(name);
+    if (!k->name)
+        emu_fatal("out of memory");
+    k->fn = fn;
+    k->nparams = nparams;
+    for (unsigned i = 0; i < nparams; i++) {
+        k->offset[i] = offsets[i], k->size[i] = sizes[i];
+        if (offsets[i] + sizes[i] > k->argbytes)
+            k->argbytes = offsets[i] + sizes[i];
+    }
+    if (k->argbytes > MAX_ARGBUF)
+        emu_fatal("sgemu_kernel_register: %s takes too many parameter bytes", name);
+    emu_lock();
+    k->next = kernels;
+    kernels = k;
+    emu_unlock();
+}
+
+/* ---- memory as a kernel reaches it ---------------------------------------- */
+
+/* Whether [addr, addr+n) is host memory (reached by DMA); device memory is
+ * the emulator's own. */
+static bool dev_host(uintptr_t addr, size_t n)
+{
+    emu_lock();
+    emu_where w = emu_mem_where(addr, n);
+    emu_unlock();
+    if (w == EMU_BAD)
+        emu_fatal("kernel access to %#lx+%zu runs past a device allocation", (unsigned long)addr, n);
+    return w != EMU_DEVICE;
+}
+
+void sgemu_dev_read(void *dst, CUdeviceptr src, size_t n)
+{
+    if (dev_host((uintptr_t)src, n))
+        emu_dma_read(dst, (uintptr_t)src, n);
+    else
+        memcpy(dst, (const void *)(uintptr_t)src, n);
+}
+
+void sgemu_dev_write(CUdeviceptr dst, const void *src, size_t n)
+{
+    if (dev_host((uintptr_t)dst, n))
+        emu_dma_write((uintptr_t)dst, src, n);
+    else
+        memcpy((void *)(uintptr_t)dst, src, n);
+}
+
+/* ---- modules and functions ------------------------------------------------ */
+
+CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image)
+{
+    if (!module || !image)
+        return CUDA_ERROR_INVALID_VALUE;
+    emu_lock();
+    CUcontext c;
+    CUresult r = emu_ctx_current(&c);
+    if (r == CUDA_SUCCESS) {
+        *module = emu_xcalloc(1, sizeof **module);
+        (*module)->loaded = 1;
+    }
+    emu_unlock();
+    return r;
+}
+
+CUresult CUDAAPI cuModuleUnload(CUmodule hmod)
+{
+    if (!hmod || !hmod->loaded)
+        return CUDA_ERROR_INVALID_HANDLE;
+    hmod->loaded = 0;           /* the handle is never reused: a later use is caught */
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
+{
+    if (!hfunc || !name)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!hmod || !hmod->loaded)
+        return CUDA_ERROR_INVALID_HANDLE;
+    emu_lock();
+    CUresult r = emu_check_init();
+    struct CUfunc_st *k = kernels;
+    while (k && strcmp(k->name, name) != 0)
+        k = k->next;
+    if (r == CUDA_SUCCESS && !k)
+        r = CUDA_ERROR_NOT_FOUND;
+    if (r == CUDA_SUCCESS)
+        *hfunc = k;
+    emu_unlock();
+    return r;
+}
+
+CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc)
+{
+    if (!name || !hfunc)
+        return CUDA_ERROR_INVALID_VALUE;
+    *name = hfunc->name;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset,
+                                    size_t *paramSize)
+{
+    /* SGEMU_NO_PARAM_INFO=1: a driver that cannot say (read at each call). */
+    const char *no = getenv("SGEMU_NO_PARAM_INFO");
+    if (no && strcmp(no, "1") == 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    if (!func || !paramOffset || paramIndex >= func->nparams)
+        return CUDA_ERROR_INVALID_VALUE;
+    *paramOffset = func->offset[paramIndex];
+    if (paramSize)
+        *paramSize = func->size[paramIndex];
+    return CUDA_SUCCESS;
+}
+
+/* ---- launches ------------------------------------------------------------- */
+
+typedef struct kernel_op {
+    emu_op op;
+    CUfunction f;
+    unsigned char args[MAX_ARGBUF];
+} kernel_op;
+
+static void kernel_run(emu_op *op)
+{
+    kernel_op *k = (kernel_op *)op;
+    k->f->fn(k->args);
+}
+
+static const emu_op_class kernel_class = { .node_type = CU_GRAPH_NODE_TYPE_KERNEL,
+                                           .run = kernel_run };
+
+/* The parameters as the kernel will see them: from kernelParams (one
+ * pointer per parameter) or from extra's packed buffer, not both. */
+static CUresult pack_args(CUfunction f, void **params, void **extra, unsigned char *out)
+{
+    if (params && extra)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (params) {
+        for (unsigned i = 0; i < f->nparams; i++)
+            memcpy(out + f->offset[i], params[i], f->size[i]);
+        return CUDA_SUCCESS;
+    }
+    const void *buf = NULL;
+    size_t size = 0;
+    for (void **e = extra; e && *e != CU_LAUNCH_PARAM_END; e += 2) {
+        if (e[0] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+            buf = e[1];
+        else if (e[0] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+            size = *(const size_t *)e[1];
+        else
+            return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (f->nparams == 0)
+        return CUDA_SUCCESS;
+    if (!buf || size < f->argbytes)
+        return CUDA_ERROR_INVALID_VALUE;
+    memcpy(out, buf, f->argbytes);
+    return CUDA_SUCCESS;
+}
+
+static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                       unsigned by, unsigned bz, unsigned shmem, CUstream hs, void **params,
+                       void **extra, emu_null_stream null_means)
+{
+    (void)shmem;                /* a CPU function has no shared memory */
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!gx || !gy || !gz || !bx || !by || !bz || (unsigned long)bx * by * bz > 1024)
+        return CUDA_ERROR_INVALID_VALUE;
+    emu_lock();
+    CUstream s;
+    CUresult r = emu_stream_get(hs, null_means, &s);
+    if (r == CUDA_SUCCESS) {
+        kernel_op *k = emu_op_new(&kernel_class, sizeof *k);
+        k->f = f;
+        r = pack_args(f, params, extra, k->args);
+        uint64_t seq;
+        if (r == CUDA_SUCCESS)
+            r = emu_submit(s, &k->op, &seq);
+        else
+            emu_op_discard(&k->op);
+    }
+    emu_unlock();
+    return r;
+}
+
+#define LAUNCH_PARAMS                                                                         \
+    (CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,          \
+     unsigned int by, unsigned int bz, unsigned int shmem, CUstream hs, void **params,          \
+     void **extra)
+CUresult CUDAAPI cuLaunchKernel_ptsz LAUNCH_PARAMS;
+EMU_NULL_STREAM_ABIS(cuLaunchKernel, cuLaunchKernel_ptsz, LAUNCH_PARAMS, launch, f, gx, gy, gz, bx,
+                     by, bz, shmem, hs, params, extra)
+
+#define COOPERATIVE_PARAMS                                                                    \
+    (CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,          \
+     unsigned int by, unsigned int bz, unsigned int shmem, CUstream hs, void **params)
+CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz COOPERATIVE_PARAMS;
+EMU_NULL_STREAM_ABIS(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz, COOPERATIVE_PARAMS,
+                     launch, f, gx, gy, gz, bx, by, bz, shmem, hs, params, NULL)
+
+static CUresult launch_ex(const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra,
+                          emu_null_stream null_means)
+{
+    if (!cfg)
+        return CUDA_ERROR_INVALID_VALUE;
+    return launch(f, cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ, cfg->blockDimX, cfg->blockDimY,
+                  cfg->blockDimZ, cfg->sharedMemBytes, cfg->hStream, params, extra, null_means);
+}
+
+#define LAUNCH_EX_PARAMS (const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)
+CUresult CUDAAPI cuLaunchKernelEx_ptsz LAUNCH_EX_PARAMS;
+EMU_NULL_STREAM_ABIS(cuLaunchKernelEx, cuLaunchKernelEx_ptsz, LAUNCH_EX_PARAMS, launch_ex, cfg, f,
+                     params, extra)

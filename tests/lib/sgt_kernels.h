@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* sgt_kernels.h - kernels for the driver-API tests, the same on a GPU and
+ * on the emulator.  On a GPU the module is the PTX below, compiled by the
+ * driver (cuModuleLoadData JIT-compiles PTX: no nvcc needed); on the
+ * emulator each kernel is a CPU function registered with
+ * sgemu_kernel_register (tests/emu/sgemu.h) under the same name and with
+ * the parameter layout the PTX declares, which is what cuFuncGetParamInfo
+ * answers there.
+ *
+ *   sgt_fill(unsigned *p, unsigned n, unsigned v)      p[0..n) = v
+ *   sgt_fill_struct(struct sgt_fill_args a)            the same, the
+ *       pointer inside a struct passed by value (16 bytes)
+ *
+ * One thread does all the work: launch them on a 1x1x1 grid. */
+#ifndef SGT_KERNELS_H
+#define SGT_KERNELS_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* RTLD_DEFAULT */
+#endif
+#include <cuda.h>
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sgtest.h"
+
+struct sgt_fill_args {
+    CUdeviceptr p;
+    unsigned int n, v;
+};
+
+static const char sgt_kernels_ptx[] =
+    ".version 7.0\n"
+    ".target sm_52\n"
+    ".address_size 64\n"
+    "\n"
+    ".visible .entry sgt_fill(.param .u64 sgt_fill_p, .param .u32 sgt_fill_n,\n"
+    "                         .param .u32 sgt_fill_v)\n"
+    "{\n"
+    "    .reg .pred %p<2>;\n"
+    "    .reg .b32 %r<4>;\n"
+    "    .reg .b64 %rd<2>;\n"
+    "    ld.param.u64 %rd1, [sgt_fill_p];\n"
+    "    ld.param.u32 %r1, [sgt_fill_n];\n"
+    "    ld.param.u32 %r2, [sgt_fill_v];\n"
+    "    mov.u32 %r3, 0;\n"
+    "    setp.eq.u32 %p1, %r1, 0;\n"
+    "    @%p1 bra FILL_DONE;\n"
+    "FILL_LOOP:\n"
+    "    st.volatile.u32 [%rd1], %r2;\n"
+    "    add.s64 %rd1, %rd1, 4;\n"
+    "    add.u32 %r3, %r3, 1;\n"
+    "    setp.lt.u32 %p1, %r3, %r1;\n"
+    "    @%p1 bra FILL_LOOP;\n"
+    "FILL_DONE:\n"
+    "    ret;\n"
+    "}\n"
+    "\n"
+    ".visible .entry sgt_fill_struct(.param .align 8 .b8 sgt_fill_struct_a[16])\n"
+    "{\n"
+    "    .reg .pred %p<2>;\n"
+    "    .reg .b32 %r<4>;\n"
+    "    .reg .b64 %rd<2>;\n"
+    "    ld.param.u64 %rd1, [sgt_fill_struct_a];\n"
+    "    ld.param.u32 %r1, [sgt_fill_struct_a+8];\n"
+    "    ld.param.u32 %r2, [sgt_fill_struct_a+12];\n"
+    "    mov.u32 %r3, 0;\n"
+    "    setp.eq.u32 %p1, %r1, 0;\n"
+    "    @%p1 bra STRUCT_DONE;\n"
+    "STRUCT_LOOP:\n"
+    "    st.volatile.u32 [%rd1], %r2;\n"
+    "    add.s64 %rd1, %rd1, 4;\n"
+    "    add.u32 %r3, %r3, 1;\n"
+    "    setp.lt.u32 %p1, %r3, %r1;\n"
+    "    @%p1 bra STRUCT_LOOP;\n"
+    "STRUCT_DONE:\n"
+    "    ret;\n"
+    "}\n";
+
+/* The emulator's CPU twins of the PTX kernels. */
+static inline void sgt_cpu_fill_words(CUdeviceptr p, unsigned int n, unsigned int v)
+{
+    void (*dev_write)(CUdeviceptr, const void *, size_t) =
+        (void (*)(CUdeviceptr, const void *, size_t))dlsym(RTLD_DEFAULT, "sgemu_dev_write");
+    unsigned int *words = malloc((n ? n : 1) * sizeof *words);
+    if (!words || !dev_write)
+        abort();
+    for (unsigned int i = 0; i < n; i++)
+        words[i] = v;
+    dev_write(p, words, n * sizeof *words);
+    free(words);
+}
+
+static inline void sgt_cpu_fill(const void *args)
+{
+    struct sgt_fill_args a;
+    memcpy(&a.p, args, 8);
+    memcpy(&a.n, (const char *)args + 8, 4);
+    memcpy(&a.v, (const char *)args + 12, 4);
+    sgt_cpu_fill_words(a.p, a.n, a.v);
+}
+
+typedef void (*sgt_register_fn)(const char *, void (*)(const void *), unsigned, const size_t *,
+                                const size_t *);
+
+static inline void sgt_register_cpu_kernels(void)
+{
+    sgt_register_fn reg = (sgt_register_fn)dlsym(RTLD_DEFAULT, "sgemu_kernel_register");
+    static const size_t fill_off[] = { 0, 8, 12 }, fill_size[] = { 8, 4, 4 };
+    static const size_t struct_off[] = { 0 }, struct_size[] = { 16 };
+    if (!reg)
+        return;
+    /* Same bytes either way: the struct's layout is the three scalars'. */
+    reg("sgt_fill", sgt_cpu_fill, 3, fill_off, fill_size);
+    reg("sgt_fill_struct", sgt_cpu_fill, 1, struct_off, struct_size);
+}
+
+/* The kernel `name` of the module above, loaded in the current context. */
+static inline CUfunction sgt_kernel(const char *name)
+{
+    static CUmodule module;
+    if (!module) {
+        if (sgt_on_emulator())
+            sgt_register_cpu_kernels();
+        SGT_CHECK(cuModuleLoadData(&module, sgt_kernels_ptx));
+    }
+    CUfunction f;
+    SGT_CHECK(cuModuleGetFunction(&f, module, name));
+    return f;
+}
+
+/* sgt_fill(p, n, v) on stream s, on a 1x1x1 grid. */
+static inline void sgt_launch_fill(CUfunction f, CUstream s, CUdeviceptr p, unsigned int n,
+                                   unsigned int v)
+{
+    void *params[] = { &p, &n, &v };
+    SGT_CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, params, NULL));
+}
+
+#endif

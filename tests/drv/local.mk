@@ -145,6 +145,8 @@ DRV_TESTBINS = \
 	drv/m_register_v1_race \
 	drv/m_sample_event_ok \
 	drv/m_sample_event_race \
+	drv/m_sample_legacy_ok \
+	drv/m_sample_legacy_race \
 	drv/m_sample_stream_ok \
 	drv/m_sample_stream_race \
 	drv/m_stream_query_notready_race \
@@ -381,6 +383,8 @@ DRV_SOURCES = \
 	drv/m_register_v1_race.c \
 	drv/m_sample_event_ok.c \
 	drv/m_sample_event_race.c \
+	drv/m_sample_legacy_ok.c \
+	drv/m_sample_legacy_race.c \
 	drv/m_sample_stream_ok.c \
 	drv/m_sample_stream_race.c \
 	drv/m_stream_query_notready_race.c \

@@ -139,8 +139,11 @@ unsigned long sg_sample_unplaced(void)
     return n;
 }
 
+/* The parent's table goes (untouched pages cost nothing until a site
+ * lands on them); a fresh one is mapped on the child's first copy. */
 void sg_sample_after_fork_child(void)
 {
     if (table)
-        memset(table, 0, sizeof *table);
+        munmap(table, sizeof *table);
+    table = NULL;
 }

@@ -21,14 +21,9 @@ static volatile int steps = STEPS; /* not a constant: the loop stays one site */
 
 int main(void)
 {
-    sgt_watchdog(60);
-    sgt_init();
-    CUstream s;
-    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr dev = step_device();
-    uint32_t *a, *b;
-    SGT_CHECK(cuMemAllocHost((void **)&a, STEP_BYTES));
-    SGT_CHECK(cuMemAllocHost((void **)&b, STEP_BYTES));
+    CUdeviceptr dev;
+    CUstream s = step_start(&dev);
+    uint32_t *a = sgt_pinned(STEP_BYTES), *b = sgt_pinned(STEP_BYTES);
     struct sample_log la = { "", 0 }, lb = { "", 0 };
     for (int step = 0, n = steps; step < n; step++) {
         sgt_hold *h = step_begin(s, a);

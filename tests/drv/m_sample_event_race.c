@@ -22,12 +22,9 @@
 #define PAGE_WORDS 1024u
 #define PAGE_BYTES (PAGE_WORDS * sizeof(uint32_t))
 
-static unsigned wrong_words(const volatile uint32_t *h)
+static unsigned wrong_words(const uint32_t *h)
 {
-    unsigned wrong = 0;
-    for (unsigned i = 0; i < PAGE_WORDS; i++)
-        wrong += h[i] != SGT_NEW;
-    return wrong;
+    return SGT_COUNT_WRONG(h, PAGE_WORDS, SGT_NEW);
 }
 
 static CUstream s;

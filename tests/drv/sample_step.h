@@ -25,12 +25,9 @@ struct sample_log {
     unsigned late_wrong;
 };
 
-static unsigned step_wrong(const volatile uint32_t *h)
+static unsigned step_wrong(const uint32_t *h)
 {
-    unsigned wrong = 0;
-    for (unsigned i = 0; i < STEP_WORDS; i++)
-        wrong += h[i] != SGT_NEW;
-    return wrong;
+    return SGT_COUNT_WRONG(h, STEP_WORDS, SGT_NEW);
 }
 
 /* Before the copy: the old contents, and a hold on s. */
@@ -55,13 +52,14 @@ static void step_end(struct sample_log *log, sgt_hold *h, CUstream s, const uint
     log->late_wrong += step_wrong(host);
 }
 
-static CUdeviceptr step_device(void)
+/* Each program's start: a non-blocking stream, and a page of device
+ * memory holding SGT_NEW. */
+static CUstream step_start(CUdeviceptr *dev)
 {
-    CUdeviceptr dev;
-    SGT_CHECK(cuMemAlloc(&dev, STEP_BYTES));
-    SGT_CHECK(cuMemsetD32(dev, SGT_NEW, STEP_WORDS));
-    SGT_CHECK(cuCtxSynchronize());
-    return dev;
+    sgt_watchdog(60);
+    sgt_init();
+    *dev = sgt_device_words(STEP_WORDS, SGT_NEW);
+    return sgt_stream(CU_STREAM_NON_BLOCKING);
 }
 
 static int step_verdict(const struct sample_log *log)

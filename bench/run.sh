@@ -5,7 +5,8 @@
 #              loader (bench/pinned_loader.c: the training loop's copy pattern in C,
 #              a diagnostic without a target)
 #   configs    native; syncguard mode=report; syncguard mode=sync; syncguard
-#              guard_sources=0 (train only);
+#              sample=N (the sampled mode, N from BENCH_SAMPLE, default 100);
+#              syncguard guard_sources=0 (train only);
 #              TORCH_CUDA_SANITIZER=1 (PyTorch workloads); compute-sanitizer
 #              memcheck (micro and one short ResNet run, reduced iterations)
 # Every program times itself (start-up and CUDA init excluded) and prints
@@ -22,7 +23,8 @@
 # BENCH_REPS_MICRO (5), BENCH_REPS_PY (5), BENCH_BUDGET (seconds, default 450:
 # runs that would start later are skipped; the compute-sanitizer ResNet run
 # comes last and gets what is left, at most 240 s), SG_BENCH_PY_TARGET (1.03),
-# BENCH_REV (the revision named in the table when the tree has no .git).
+# BENCH_REV (the revision named in the table when the tree has no .git),
+# BENCH_SAMPLE (100: the sampled configuration's sample=N).
 set -u
 ulimit -c 0
 
@@ -40,6 +42,7 @@ CSAN=$(command -v compute-sanitizer || ls "$CUDA/bin/compute-sanitizer" \
 REPS_MICRO=${BENCH_REPS_MICRO:-5}
 REPS_PY=${BENCH_REPS_PY:-5}
 BUDGET=${BENCH_BUDGET:-450}
+SAMPLE=${BENCH_SAMPLE:-100}
 SGLP=${LD_LIBRARY_PATH:-}
 [ -d "$LIBDIR" ] && SGLP=$LIBDIR${SGLP:+:$SGLP}
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
@@ -57,6 +60,7 @@ prefix() { # CFG: PRE=(the command prefix of that configuration)
   PRE=(env -u LD_PRELOAD -u SYNCGUARD_OPTIONS -u TORCH_CUDA_SANITIZER)
   case $1 in
     sg-nosrc) PRE+=("LD_PRELOAD=$LIB" "LD_LIBRARY_PATH=$SGLP" "SYNCGUARD_OPTIONS=guard_sources=0") ;;
+    sg-sampled) PRE+=("LD_PRELOAD=$LIB" "LD_LIBRARY_PATH=$SGLP" "SYNCGUARD_OPTIONS=sample=$SAMPLE") ;;
     sg-*) PRE+=("LD_PRELOAD=$LIB" "LD_LIBRARY_PATH=$SGLP" "SYNCGUARD_OPTIONS=mode=${1#sg-}") ;;
     tcsan) PRE+=(TORCH_CUDA_SANITIZER=1) ;;
     memcheck) PRE+=("$CSAN" --tool memcheck) ;;
@@ -149,13 +153,13 @@ progress "GPU: $GPU; CUDA $NVCC_VER; $TORCH_VER"
 # ------------------------------------------------------------------ measure
 for ((rep = 1; rep <= (REPS_MICRO > REPS_PY ? REPS_MICRO : REPS_PY); rep++)); do
   if ((rep <= REPS_MICRO)); then
-    for cfg in native sg-report sg-sync; do run_one micro $cfg $rep 90; done
-    for cfg in native sg-report sg-sync; do run_one loader $cfg $rep 60; done
+    for cfg in native sg-report sg-sync sg-sampled; do run_one micro $cfg $rep 90; done
+    for cfg in native sg-report sg-sync sg-sampled; do run_one loader $cfg $rep 60; done
   fi
   if ((rep <= REPS_PY)); then
-    for cfg in native sg-report sg-sync tcsan; do run_one resnet $cfg $rep 150; done
+    for cfg in native sg-report sg-sync sg-sampled tcsan; do run_one resnet $cfg $rep 150; done
     # guard_sources=0 changes nothing for ResNet (its copies are device-to-host)
-    for cfg in native sg-report sg-sync sg-nosrc tcsan; do run_one train $cfg $rep 150; done
+    for cfg in native sg-report sg-sync sg-sampled sg-nosrc tcsan; do run_one train $cfg $rep 150; done
   fi
 done
 run_one micro memcheck 1 120
@@ -181,11 +185,12 @@ OVERRIDES=$(env | grep -E '^(SYNCGUARD_LIB|SYNCGUARD_LIBDIR|PYTHON|NVCC|BENCH_[A
   echo "- Configurations (the program's command line follows the prefix):"
   echo "  - native: \`env -u LD_PRELOAD -u SYNCGUARD_OPTIONS -u TORCH_CUDA_SANITIZER\`"
   echo "  - syncguard: \`$SGCMD\`; for the training loop also \`SYNCGUARD_OPTIONS=guard_sources=0\` (only device-to-host destinations guarded)"
+  echo "  - syncguard sampled: \`SYNCGUARD_OPTIONS=sample=$SAMPLE\` (each enqueue site's first 4 copies guarded, then one in $SAMPLE; every workload)"
   echo "  - TORCH_CUDA_SANITIZER=1 (PyTorch workloads; train.py switches it off in the DataLoader workers, which do CPU work only and cannot touch CUDA after fork)"
   echo "  - compute-sanitizer: \`$CSAN --tool memcheck\`, once: \`micro 0.1\` (a tenth of the iterations) and \`resnet.py 3 1\` (3 batches after 1 warmup)"
   echo "- Median of $REPS_MICRO runs (micro) / $REPS_PY runs (PyTorch), configurations alternating within each repetition. \"added / iter\" = median − native median."
   echo
-  "$PYTHON" bench/report.py "$RAW" || echo "(bench/report.py failed: see bench/raw.csv)"
+  BENCH_SAMPLE=$SAMPLE "$PYTHON" bench/report.py "$RAW" || echo "(bench/report.py failed: see bench/raw.csv)"
   echo
   echo "Raw timings and the stderr tails of failed runs: \`bench/raw.csv\`${OUT:+ (\`\$OUT/bench-raw.csv\`)}."
 } >bench/RESULTS.md

@@ -11,7 +11,9 @@
 #include "base/options.h"
 #include "base/stats.h"
 #include "model/copies.h"
+#include "model/sample.h"
 #include "report/json.h"
+#include "report/sample_summary.h"
 #include "report/suppress.h"
 #include "report/view.h"
 
@@ -47,6 +49,7 @@ static void json_summary(const struct sg_report_counts *n)
         sg_json_int(&j, sg_stat_name((enum sg_stat)i),
                     (long long)sg_stat_get((enum sg_stat)i));
     sg_json_close(&j, '}');
+    sg_sample_summary_json(&j);
     sg_json_open(&j, "races", '{');
     for (int k = 0; k < SG_NCLASSES; k++)
         sg_json_int(&j, sg_race_class_name((enum sg_race_class)k), (long long)n->by_class[k]);
@@ -109,9 +112,10 @@ static void text_summary(const struct sg_report_counts *n)
                   pid, n->written, n->written == 1 ? "" : "s", classes, n->repeats,
                   n->repeats == 1 ? "" : "s", n->suppressed, guarded, guarded == 1 ? "y" : "ies");
     if (sg_opt.verbosity >= 1) {
-        char stats[512];
+        char stats[1024];
         sg_stats_format(stats, sizeof stats);
         sg_log_printf("==%d==syncguard: stats: %s\n", pid, stats);
+        sg_sample_summary_text(pid);
     }
     text_suppressions_used(pid);
 }
@@ -137,4 +141,5 @@ void sg_summary_after_fork_child(void)
 {
     summary_done = 0;
     guarded_base = sg_copies_guarded_total();
+    sg_sample_after_fork_child();
 }

@@ -118,3 +118,11 @@ void sg_view_finish(struct sg_race_view *v)
     sg_explain_race(v); /* symbolizes the sync sites */
     frame_location(v->where, sizeof v->where, &v->access, v->race->addr);
 }
+
+void sg_view_site(char *where, size_t len, const uintptr_t *pcs, int npcs,
+                  const struct sg_pyframe *py, int npy)
+{
+    static struct sg_stack_view st; /* too large for a stack; one caller at exit */
+    symbolize_stack(&st, pcs, npcs, 0, py, npy);
+    frame_location(where, len, &st, npcs > 0 ? pcs[0] : 0);
+}

@@ -45,6 +45,9 @@ struct sg_race_view {
 void sg_view_stacks(struct sg_race_view *v);
 /* Fills where and the reasons: what a report shows beyond the stacks. */
 void sg_view_finish(struct sg_race_view *v);
+/* "file:line in function" of an enqueue stack, as SUMMARY names places. */
+void sg_view_site(char *where, size_t len, const uintptr_t *pcs, int npcs,
+                  const struct sg_pyframe *py, int npy);
 /* How many of a stack's frames are native (they come first). */
 int sg_stack_native_count(const struct sg_stack_view *st);
 

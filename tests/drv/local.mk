@@ -25,6 +25,9 @@ DRV_TESTBINS = \
 	drv/d2h_neighbour_bytes \
 	drv/d2h_other_stream_sync_race \
 	drv/d2h_pageable_async \
+	drv/d2h_sample_bound_race \
+	drv/d2h_sample_rate_race \
+	drv/d2h_sample_sites_race \
 	drv/d2h_stats \
 	drv/d2h_stream_query \
 	drv/d2h_stream_wait_event \
@@ -171,6 +174,12 @@ DRV_TESTBINS = \
 	drv/m_ptds_sync_ok \
 	drv/m_register_v1_ok \
 	drv/m_register_v1_race \
+	drv/m_sample_event_ok \
+	drv/m_sample_event_race \
+	drv/m_sample_legacy_ok \
+	drv/m_sample_legacy_race \
+	drv/m_sample_stream_ok \
+	drv/m_sample_stream_race \
 	drv/m_stream_query_notready_race \
 	drv/m_stream_query_poll_ok \
 	drv/m_stream_sync_ok \
@@ -285,6 +294,9 @@ DRV_SOURCES = \
 	drv/d2h_neighbour_bytes.c \
 	drv/d2h_other_stream_sync_race.c \
 	drv/d2h_pageable_async.c \
+	drv/d2h_sample_bound_race.c \
+	drv/d2h_sample_rate_race.c \
+	drv/d2h_sample_sites_race.c \
 	drv/d2h_stats.c \
 	drv/d2h_stream_query.c \
 	drv/d2h_stream_wait_event.c \
@@ -431,6 +443,12 @@ DRV_SOURCES = \
 	drv/m_ptds_sync_ok.c \
 	drv/m_register_v1_ok.c \
 	drv/m_register_v1_race.c \
+	drv/m_sample_event_ok.c \
+	drv/m_sample_event_race.c \
+	drv/m_sample_legacy_ok.c \
+	drv/m_sample_legacy_race.c \
+	drv/m_sample_stream_ok.c \
+	drv/m_sample_stream_race.c \
 	drv/m_stream_query_notready_race.c \
 	drv/m_stream_query_poll_ok.c \
 	drv/m_stream_sync_ok.c \

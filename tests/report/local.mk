@@ -18,7 +18,8 @@ REPORT_TESTS = \
 	report/t-summary.py \
 	report/t-multiprocess.py \
 	report/t-report-tool.py \
-	report/t-report-formats.py
+	report/t-report-formats.py \
+	report/t-sample-json.py
 
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) report/reportlib.py \

@@ -108,7 +108,8 @@ def check_summary(s, where):
     stats = typed(s, "stats", (dict,), where)
     for k in ("mprotect_calls", "pages_guarded", "faults_race", "faults_waited", "faults_neighbour",
               "faults_emulated",
-              "faults_settled", "faults_stale", "faults_passed_on", "syscall_windows", "mprotect_ns",
+              "faults_settled", "faults_stale", "faults_passed_on", "syscall_windows",
+              "copies_sampled_out", "mprotect_ns",
               "fault_ns"):
         typed(stats, k, (int,), where + " stats")
     # Every program here guards a copy (protect, then release).

@@ -4,7 +4,7 @@
 # each prints TAP-like "ok N - ..." lines and fails on any "not ok".
 # Included from tests/Makefile.am; paths relative to tests/.
 UNIT_TESTS = unit/t-vclock unit/t-streams unit/t-events unit/t-shape unit/t-options \
-	unit/t-suppress unit/t-spans unit/t-strings unit/t-emulate unit/t-copy-index
+	unit/t-suppress unit/t-spans unit/t-strings unit/t-emulate unit/t-copy-index unit/t-sample
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 noinst_HEADERS += unit/unit.h
@@ -67,3 +67,8 @@ unit_t_copy_index_SOURCES = unit/t-copy-index.c
 unit_t_copy_index_CPPFLAGS = $(UNIT_CPPFLAGS)
 unit_t_copy_index_CFLAGS = $(UNIT_CFLAGS)
 unit_t_copy_index_LDADD = $(sg_model) $(sg_base)
+
+unit_t_sample_SOURCES = unit/t-sample.c
+unit_t_sample_CPPFLAGS = $(UNIT_CPPFLAGS)
+unit_t_sample_CFLAGS = $(UNIT_CFLAGS)
+unit_t_sample_LDADD = $(sg_model) $(sg_base)

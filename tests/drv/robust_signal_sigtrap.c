@@ -31,6 +31,18 @@
 #define OLD 0x11
 #define NEW 0xc3
 
+/* A breakpoint instruction, and the si_code of its SIGTRAP. */
+#if defined(__aarch64__)
+#ifndef TRAP_BRKPT
+#define TRAP_BRKPT 1 /* POSIX's value; glibc declares it for X/Open only */
+#endif
+#define BREAKPOINT "brk #0"
+#define BREAKPOINT_CODE TRAP_BRKPT
+#else
+#define BREAKPOINT "int3"
+#define BREAKPOINT_CODE SI_KERNEL
+#endif
+
 static volatile sig_atomic_t th_calls, th_code;
 
 static void th(int sig, siginfo_t *si, void *uc)
@@ -44,14 +56,6 @@ static void th(int sig, siginfo_t *si, void *uc)
 #endif
 }
 
-/* A breakpoint instruction, and the si_code of its SIGTRAP. */
-#if defined(__aarch64__)
-#define BREAKPOINT "brk #0"
-#define BREAKPOINT_CODE TRAP_BRKPT
-#else
-#define BREAKPOINT "int3"
-#define BREAKPOINT_CODE SI_KERNEL
-#endif
 
 int main(void)
 {

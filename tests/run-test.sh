@@ -14,6 +14,8 @@
 #   SG-NO-CHECK           the program prints no "check: ok" line
 #   SG-LINK: ARGS         extra link arguments where automake does not build it
 #                         (tests/gpu/run.sh; @TMP@ is its build folder)
+# SG_QEMU, when set, is the command that runs the program (another
+# machine's build under qemu-user: "qemu-aarch64 -L /usr/aarch64-linux-gnu").
 # Exit: 0 pass, 77 skip, 1 fail.
 set -u
 # The argument is the program, or (from make check) its source file X.c,
@@ -52,8 +54,17 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
 # SYNCGUARD_LIBDIR: where the libraries libsyncguard.so needs and the
 # machine lacks were put (the GPU machine has no libunwind).
 libpath=${SYNCGUARD_LIBDIR:+$SYNCGUARD_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}
-SYNCGUARD_OPTIONS=$opts LD_PRELOAD="$lib${LD_PRELOAD:+:$LD_PRELOAD}" \
-    LD_LIBRARY_PATH=${libpath:-${LD_LIBRARY_PATH:-}} "$prog" $args >"$out" 2>&1
+if [ -n "${SG_QEMU:-}" ]; then
+    # Another machine's program under qemu-user (README: aarch64): the
+    # preload and the library path are the guest's (QEMU_SET_ENV), never
+    # the host's (the emulator itself is a host program).
+    # shellcheck disable=SC2086
+    SYNCGUARD_OPTIONS=$opts QEMU_SET_ENV="LD_PRELOAD=$lib${libpath:+,LD_LIBRARY_PATH=$libpath}" \
+        $SG_QEMU "$prog" $args >"$out" 2>&1
+else
+    SYNCGUARD_OPTIONS=$opts LD_PRELOAD="$lib${LD_PRELOAD:+:$LD_PRELOAD}" \
+        LD_LIBRARY_PATH=${libpath:-${LD_LIBRARY_PATH:-}} "$prog" $args >"$out" 2>&1
+fi
 status=$?
 cat "$out"
 # A program that cannot run here (two devices on a one-GPU machine) says so.

@@ -25,7 +25,7 @@ int sg_stack_capture(uintptr_t *pcs, int max)
 int sg_stack_capture_signal(ucontext_t *uc, uintptr_t *pcs, int max)
 {
     unw_cursor_t cur;
-    /* On x86-64 libunwind's context is the ucontext_t of the signal. */
+    /* On x86-64 and aarch64 libunwind's context is the ucontext_t of the signal. */
     if (unw_init_local2(&cur, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) < 0)
         return 0;
     int n = 0;

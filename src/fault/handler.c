@@ -14,6 +14,8 @@
  *    together). A plain load or store is done here (emulate.c); any other
  *    instruction is single-stepped: open the page, step, close it again
  *    (step.c); if the page keeps faulting, wait for its copies instead.
+ *    On aarch64, where a thread cannot step itself, an instruction that is
+ *    not emulated settles the page (opened once its copies are done).
  *  - a release race: the page was opened between the fault and now. Retry.
  * Anything else is not syncguard's, and goes where it would have gone. */
 #include "config.h"
@@ -34,6 +36,7 @@
 #include "base/self.h"
 #include "base/stats.h"
 #include "driver/driver.h"
+#include "fault/arch.h"
 #include "fault/emulate.h"
 #include "fault/fault.h"
 #include "fault/flag.h"
@@ -59,8 +62,7 @@ static SG_TLS int retry_count, retry_total;
 
 static int is_write_fault(const ucontext_t *uc)
 {
-    /* x86-64 page-fault error code: bit 1 set for a write. */
-    return (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+    return sg_arch_fault_is_write(uc);
 }
 
 struct range_hit {
@@ -120,7 +122,7 @@ static void closes_page(struct sg_copy *c, void *arg)
 static int emulate_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc)
 {
     struct sg_mem_access a;
-    if (!sg_opt.emulate_neighbours || (uc->uc_mcontext.gregs[REG_EFL] & 0x100) ||
+    if (!sg_opt.emulate_neighbours || sg_arch_trap_flag(uc) ||
         !sg_emulate_decode(uc, &a) || a.addr != addr || a.is_write != is_write_fault(uc) ||
         sg_page_down(a.addr + a.size - 1) != page)
         return 0;
@@ -173,7 +175,7 @@ static int handle_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc)
      * next, which fails on an inaccessible page (guard/normal.c). */
     if (sg_is_atomic_rmw(uc))
         sg_guard_sync_page(page);
-    int tired = sg_step_tired(page, (uintptr_t)uc->uc_mcontext.gregs[REG_RIP]);
+    int tired = sg_step_tired(page, sg_arch_pc(uc));
     /* A poll of a flag faults for as long as the flag is pending: that is
      * what it is for (fault/flag.c), not a page to settle. */
     if (sg_flag_at(addr))
@@ -240,7 +242,7 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
         return handle_neighbour(addr, page, uc);
     sg_unlock(&sg_model_lock);
     /* Opened since the fault? Retry a couple of times, then give up. */
-    uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    uintptr_t pc = sg_arch_pc(uc);
     if (!sg_pinned_touches(page, page + sg_page_size))
         return 0;
     unsigned long epoch = sg_protect_epoch();

@@ -47,6 +47,7 @@ static struct {
 
 /* Calls fn(arg) with the stack pointer at top (16-byte aligned). */
 void sg_call_on_stack(void *arg, void (*fn)(void *), void *top);
+#if defined(__x86_64__)
 __asm__(".text\n"
         ".globl sg_call_on_stack\n"
         ".hidden sg_call_on_stack\n"
@@ -66,6 +67,31 @@ __asm__(".text\n"
         "  ret\n"
         "  .cfi_endproc\n"
         ".size sg_call_on_stack, .-sg_call_on_stack\n");
+#elif defined(__aarch64__)
+__asm__(".text\n"
+        ".globl sg_call_on_stack\n"
+        ".hidden sg_call_on_stack\n"
+        ".type sg_call_on_stack, %function\n"
+        "sg_call_on_stack:\n"
+        "  .cfi_startproc\n"
+        "  stp x29, x30, [sp, #-16]!\n"
+        "  .cfi_def_cfa_offset 16\n"
+        "  .cfi_offset x29, -16\n"
+        "  .cfi_offset x30, -8\n"
+        "  mov x29, sp\n"
+        "  .cfi_def_cfa_register x29\n"
+        "  mov sp, x2\n"
+        "  blr x1\n"
+        "  mov sp, x29\n"
+        "  .cfi_def_cfa_register sp\n"
+        "  ldp x29, x30, [sp], #16\n"
+        "  .cfi_def_cfa_offset 0\n"
+        "  .cfi_restore x29\n"
+        "  .cfi_restore x30\n"
+        "  ret\n"
+        "  .cfi_endproc\n"
+        ".size sg_call_on_stack, .-sg_call_on_stack\n");
+#endif
 
 static void *map_stack(void)
 {

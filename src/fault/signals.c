@@ -16,6 +16,7 @@
 #include "base/common.h"
 #include "base/dl.h"
 #include "base/lock.h"
+#include "fault/arch.h"
 #include "fault/fault.h"
 
 static struct sigaction program_action[2];
@@ -161,15 +162,6 @@ static void call_program_handler(const struct sigaction *pa, int sig, siginfo_t 
             raise(owned[s]);
 }
 
-/* glibc's pointer mangling of the stack pointer in a jmp_buf (x86-64):
- * rotated left by 17 after an xor with the thread's pointer guard. */
-static uintptr_t demangled(uintptr_t v)
-{
-    uintptr_t guard;
-    __asm__("mov %%fs:0x30, %0" : "=r"(guard));
-    return ((v >> 17) | (v << 47)) ^ guard;
-}
-
 void sg_fault_longjmp(const struct __jmp_buf_tag *env)
 {
     if (nlevels == 0)
@@ -177,7 +169,7 @@ void sg_fault_longjmp(const struct __jmp_buf_tag *env)
     /* A target inside a handler lies between here (called from it, on its
      * stack) and the frame that called it; anything else leaves it,
      * wherever its stack is. */
-    uintptr_t sp = demangled((uintptr_t)env->__jmpbuf[6]), here = (uintptr_t)&sp;
+    uintptr_t sp = sg_arch_jmpbuf_sp(env), here = (uintptr_t)&sp;
     int n = nlevels;
     while (n > 0 && !(here <= sp && sp < levels[n - 1].frame))
         n--;

@@ -3,7 +3,8 @@
  * every conflicting copy's bytes (a neighbour of the copy on the same page)
  * must complete without a report: the page is opened, the trap flag is set
  * in the interrupted context, and the SIGTRAP after that one instruction
- * closes the page again. While it is open, other threads' accesses to the
+ * closes the page again (x86-64; on aarch64 sg_step_begin always says no
+ * and the page is settled instead: handler.c). While it is open, other threads' accesses to the
  * copy go unseen (a missed race, never a false one or lost data).
  *
  * A page that keeps faulting (a rep movs over it, one fault per iteration;
@@ -28,12 +29,11 @@
 #include "base/lock.h"
 #include "base/options.h"
 #include "base/stats.h"
+#include "fault/arch.h"
 #include "fault/fault.h"
 #include "guard/guard.h"
 #include "model/model.h"
 
-
-#define TRAP_FLAG 0x100
 
 static SG_TLS uintptr_t stepping_page; /* 0: not stepping */
 /* The program had the trap flag set itself (a debugger-like program
@@ -68,13 +68,13 @@ void sg_step_rested(void)
  * instruction, or mprotect failed): settle the page. */
 int sg_step_begin(uintptr_t page, ucontext_t *uc)
 {
-    if (stepping_page)
+    if (!SG_ARCH_CAN_STEP || stepping_page)
         return 0;
     if (sg_protect(page, sg_page_size, sg_guard_normal_prot(page)) != 0)
         return 0;
     stepping_page = page;
-    program_stepping = (uc->uc_mcontext.gregs[REG_EFL] & TRAP_FLAG) != 0;
-    uc->uc_mcontext.gregs[REG_EFL] |= TRAP_FLAG;
+    program_stepping = sg_arch_trap_flag(uc);
+    sg_arch_set_trap_flag(uc, 1);
     return 1;
 }
 
@@ -105,7 +105,7 @@ static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
     stepping_page = 0;
     program_stepping = 0;
     if (!program_trap)
-        uc->uc_mcontext.gregs[REG_EFL] &= ~TRAP_FLAG;
+        sg_arch_set_trap_flag(uc, 0);
     sg_run_on_own_stack(close_on_own_stack, &page, uc); /* the stack we are on may be small */
     errno = saved_errno;
     if (program_trap)

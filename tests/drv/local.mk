@@ -224,6 +224,8 @@ DRV_TESTBINS = \
 	drv/robust_mlock_madvise \
 	drv/robust_mprotect_fails \
 	drv/robust_neighbour_emulated \
+	drv/robust_neighbour_emulated_a64 \
+	drv/robust_neighbour_emulated_a64_race \
 	drv/robust_neighbour_emulated_race \
 	drv/robust_neighbour_settle \
 	drv/robust_neighbour_settle_now \
@@ -493,6 +495,8 @@ DRV_SOURCES = \
 	drv/robust_mlock_madvise.c \
 	drv/robust_mprotect_fails.c \
 	drv/robust_neighbour_emulated.c \
+	drv/robust_neighbour_emulated_a64.c \
+	drv/robust_neighbour_emulated_a64_race.c \
 	drv/robust_neighbour_emulated_race.c \
 	drv/robust_neighbour_settle.c \
 	drv/robust_neighbour_settle_now.c \

@@ -31,6 +31,11 @@
 #include <unistd.h>
 
 #include "sgt_robust.h"
+#include "sgt_x86_only.h"
+
+#if !defined(__x86_64__)
+SGT_X86_ONLY("rep movsb (aarch64 has no rep string instructions)")
+#else
 
 #define OLD 0x11                        /* the host buffer before the copies */
 #define NEW 0xc3                        /* what the copies deliver */
@@ -102,3 +107,5 @@ int main(void)
     sgt_free_all(s, dev, host);
     return sgt_check_line(!bad);
 }
+
+#endif

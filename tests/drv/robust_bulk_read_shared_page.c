@@ -27,6 +27,11 @@
 #include <unistd.h>
 
 #include "sgt_robust.h"
+#include "sgt_x86_only.h"
+
+#if !defined(__x86_64__)
+SGT_X86_ONLY("rep movsb and rep stosq (aarch64 has no rep string instructions)")
+#else
 
 #define COPIED 256u                     /* the copy covers [page, page + COPIED) */
 #define OLD 0x11                        /* the host buffer before the copies */
@@ -123,3 +128,5 @@ int main(void)
     sgt_free_all(s, dev, host);
     return sgt_check_line(!bad);
 }
+
+#endif

@@ -27,6 +27,11 @@
 #include <string.h>
 
 #include "sgtest.h"
+#include "sgt_x86_only.h"
+
+#if !defined(__x86_64__)
+SGT_X86_ONLY("x86 MOV/MOVZX/MOVSX/SSE forms in assembly; aarch64: robust_neighbour_emulated_a64")
+#else
 
 #define PAGE 4096
 #define COPIED 256u /* the copy covers [0, COPIED) of page 0 */
@@ -220,3 +225,5 @@ int main(void)
     printf(wrong ? "check: MISMATCH\n" : "check: ok\n");
     return wrong != 0;
 }
+
+#endif

@@ -38,6 +38,11 @@
 #include <unistd.h>
 
 #include "sgt_robust.h"
+#include "sgt_x86_only.h"
+
+#if !defined(__x86_64__)
+SGT_X86_ONLY("rep movsb and rep stosb (aarch64 has no rep string instructions)")
+#else
 
 #define W 2048u                         /* bytes per row */
 #define PITCH 4096u                     /* twice the width: a gap after each row */
@@ -170,3 +175,5 @@ int main(void)
     sgt_free_all(s, dev, host);
     return sgt_check_line(!bad);
 }
+
+#endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* robust_raw_fork_child: robust_fork_child's child A, made with a raw
- * syscall(SYS_fork) instead of fork(): glibc runs no pthread_atfork
+ * syscall(SYS_fork) (aarch64: SYS_clone with SIGCHLD alone) instead of fork(): glibc runs no pthread_atfork
  * handlers then, so syncguard must see the fork by itself.  The child
  * reads and writes the pinned destination of a copy in flight (its
  * guarded pages must get their normal protection back, as after fork():
@@ -39,7 +39,11 @@ int main(void)
     sgt_release_when_host_waits(hold);
     fflush(stdout);
 
+#ifdef SYS_fork
     pid_t a = (pid_t)syscall(SYS_fork);
+#else /* aarch64 has no fork system call: a clone that is one */
+    pid_t a = (pid_t)syscall(SYS_clone, (long)SIGCHLD, 0L, 0L, 0L, 0L);
+#endif
     if (a < 0) {
         perror("syscall(SYS_fork)");
         return 2;

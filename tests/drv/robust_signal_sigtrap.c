@@ -7,8 +7,9 @@
  *   2. Neighbour reads and writes of a page with a copy in flight (bytes
  *      that are not the copy's, single-stepped by syncguard): th is NOT
  *      called, no report, the values are the host's.
- *   3. raise(SIGTRAP): th IS called (si_code SI_TKILL); an int3: th IS
- *      called (si_code SI_KERNEL), and execution continues after it.
+ *   3. raise(SIGTRAP): th IS called (si_code SI_TKILL); an int3 (aarch64:
+ *      brk #0): th IS called (si_code SI_KERNEL; aarch64: TRAP_BRKPT, th
+ *      moves the PC past it), and execution continues after it.
  *   4. sigaction(SIGTRAP, NULL, &old) returns th.
  *   5. After cuStreamSynchronize the copy's bytes are the copied data.
  * The copy waits behind a hold on its stream, released when the host first
@@ -20,6 +21,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "sgt_robust.h"
@@ -29,6 +31,18 @@
 #define OLD 0x11
 #define NEW 0xc3
 
+/* A breakpoint instruction, and the si_code of its SIGTRAP. */
+#if defined(__aarch64__)
+#ifndef TRAP_BRKPT
+#define TRAP_BRKPT 1 /* POSIX's value; glibc declares it for X/Open only */
+#endif
+#define BREAKPOINT "brk #0"
+#define BREAKPOINT_CODE TRAP_BRKPT
+#else
+#define BREAKPOINT "int3"
+#define BREAKPOINT_CODE SI_KERNEL
+#endif
+
 static volatile sig_atomic_t th_calls, th_code;
 
 static void th(int sig, siginfo_t *si, void *uc)
@@ -36,7 +50,12 @@ static void th(int sig, siginfo_t *si, void *uc)
     (void)sig, (void)uc;
     th_calls++;
     th_code = si->si_code;
+#if defined(__aarch64__)
+    if (si->si_code == TRAP_BRKPT) /* the PC stays at a BRK: go on after it */
+        ((ucontext_t *)uc)->uc_mcontext.pc += 4;
+#endif
 }
+
 
 int main(void)
 {
@@ -73,9 +92,9 @@ int main(void)
     raise(SIGTRAP);
     SGT_SOFT_EXPECT(th_calls == 1);
     SGT_SOFT_EXPECT(th_code == SI_TKILL);
-    __asm__ volatile("int3");
+    __asm__ volatile(BREAKPOINT);
     SGT_SOFT_EXPECT(th_calls == 2);
-    SGT_SOFT_EXPECT(th_code == SI_KERNEL);
+    SGT_SOFT_EXPECT(th_code == BREAKPOINT_CODE);
     printf("raise and int3: SIGTRAP handler called %d times (last si_code %d)\n", (int)th_calls,
            (int)th_code);
 

@@ -4,7 +4,8 @@
 # each prints TAP-like "ok N - ..." lines and fails on any "not ok".
 # Included from tests/Makefile.am; paths relative to tests/.
 UNIT_TESTS = unit/t-vclock unit/t-streams unit/t-events unit/t-shape unit/t-options \
-	unit/t-suppress unit/t-spans unit/t-strings unit/t-emulate unit/t-copy-index unit/t-sample
+	unit/t-suppress unit/t-spans unit/t-strings unit/t-emulate unit/t-emulate-a64 unit/t-copy-index \
+	unit/t-sample
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 noinst_HEADERS += unit/unit.h
@@ -62,6 +63,12 @@ unit_t_emulate_SOURCES = unit/t-emulate.c
 unit_t_emulate_CPPFLAGS = $(UNIT_CPPFLAGS)
 unit_t_emulate_CFLAGS = $(UNIT_CFLAGS)
 unit_t_emulate_LDADD = $(sg_fault) $(sg_base)
+
+# The aarch64 decoder (a skip elsewhere, as t-emulate and t-strings are on aarch64).
+unit_t_emulate_a64_SOURCES = unit/t-emulate-a64.c
+unit_t_emulate_a64_CPPFLAGS = $(UNIT_CPPFLAGS)
+unit_t_emulate_a64_CFLAGS = $(UNIT_CFLAGS)
+unit_t_emulate_a64_LDADD = $(sg_fault) $(sg_base)
 
 unit_t_copy_index_SOURCES = unit/t-copy-index.c
 unit_t_copy_index_CPPFLAGS = $(UNIT_CPPFLAGS)

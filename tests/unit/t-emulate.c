@@ -17,6 +17,15 @@
 #include "fault/emulate.h"
 #include "unit.h"
 
+#if !defined(__x86_64__)
+#include <stdio.h>
+int main(void)
+{
+    printf("SKIP: x86-64 only: the x86 MOV/SSE decoder; aarch64: unit/t-emulate-a64\n");
+    return 77;
+}
+#else
+
 static ucontext_t uc;
 static struct _libc_fpstate fp;
 
@@ -315,3 +324,5 @@ int main(void)
     through_protection();
     return unit_done();
 }
+
+#endif

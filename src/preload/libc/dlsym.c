@@ -15,7 +15,9 @@
 /* dlsym(RTLD_NEXT, ...) is relative to its caller, which glibc finds from
  * the return address: that look-up must reach the real dlsym by a jump, with
  * the caller's return address untouched, so it is done in assembly. Every
- * other handle goes to sg_dlsym_impl. */
+ * other handle goes to sg_dlsym_impl. The return address is the caller's
+ * (x86-64: on the stack; aarch64: in x30) when the real dlsym is entered. */
+#if defined(__x86_64__)
 __asm__(".text\n"
         ".globl dlsym\n"
         ".type dlsym, @function\n"
@@ -35,6 +37,28 @@ __asm__(".text\n"
         "    popq %rdi\n"
         "    jmp *%rax\n"
         ".size dlsym, .-dlsym\n");
+#elif defined(__aarch64__)
+__asm__(".text\n"
+        ".globl dlsym\n"
+        ".type dlsym, %function\n"
+        "dlsym:\n"
+        "    cmn x0, #1\n"
+        "    b.eq 2f\n"
+        "    b sg_dlsym_impl\n"
+        "2:  adrp x16, sg_real_dlsym_ptr\n"
+        "    ldr x16, [x16, :lo12:sg_real_dlsym_ptr]\n"
+        "    cbz x16, 1f\n"
+        "    br x16\n"
+        "1:  stp x29, x30, [sp, #-32]!\n"
+        "    mov x29, sp\n"
+        "    stp x0, x1, [sp, #16]\n"
+        "    bl sg_resolve_real_dlsym\n"
+        "    mov x16, x0\n"
+        "    ldp x0, x1, [sp, #16]\n"
+        "    ldp x29, x30, [sp], #32\n"
+        "    br x16\n"
+        ".size dlsym, .-dlsym\n");
+#endif
 
 void *sg_dlsym_impl(void *handle, const char *name)
 {

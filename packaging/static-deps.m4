@@ -2,7 +2,10 @@
 # SG_STATIC_DEPS: ./configure --enable-static-deps[=DIR] links libunwind and
 # elfutils (libdw, libelf, and the libbz2, liblzma and libz they need)
 # statically into libsyncguard.so, their symbols hidden
-# (--exclude-libs,ALL), so that it needs nothing but glibc. Used after the
+# (--exclude-libs, naming these archives), so that it needs nothing but
+# glibc. Not --exclude-libs,ALL: libsyncguard.so is itself linked from
+# archives (src/'s floors, libtool convenience archives), and ALL would
+# hide its own shims too: the library would export nothing. Used after the
 # pkg-config checks of libunwind and libdw: it replaces UNWIND_LIBS and
 # DW_LIBS (and UNWIND_CFLAGS when DIR has libunwind's headers).
 #
@@ -25,6 +28,7 @@ AS_IF([test "x$enable_static_deps" != xno], [
     [AS_CASE([$enable_static_deps], [/*], [], [enable_static_deps="$ac_pwd/$enable_static_deps"])
      sg_sd_dirs="$enable_static_deps/lib"])
   sg_sd_libs=
+  sg_sd_hide=
   for sg_sd_name in unwind dw elf bz2 lzma z; do
     AC_MSG_CHECKING([for a static lib$sg_sd_name.a])
     sg_sd_found=
@@ -36,6 +40,7 @@ AS_IF([test "x$enable_static_deps" != xno], [
     AS_IF([test "$sg_sd_name" = unwind && test -f "$sg_sd_dir/../include/libunwind.h"],
       [UNWIND_CFLAGS="-I`cd "$sg_sd_dir/../include" && pwd`"])
     sg_sd_libs="$sg_sd_libs $sg_sd_found"
+    sg_sd_hide="$sg_sd_hide${sg_sd_hide:+:}`basename "$sg_sd_found"`"
   done
   sg_sd_cflags=$CFLAGS; sg_sd_cppflags=$CPPFLAGS; sg_sd_save_libs=$LIBS
   dnl The oldest glibc it can need (packaging/glibc-compat.c): its
@@ -51,7 +56,7 @@ AS_IF([test "x$enable_static_deps" != xno], [
     [AC_MSG_RESULT([no]); sg_sd_pre=])
   AC_MSG_CHECKING([whether they link into a shared object with their symbols hidden])
   CPPFLAGS="$CPPFLAGS $UNWIND_CFLAGS $DW_CFLAGS"
-  LIBS="-Wl,--exclude-libs,ALL $sg_sd_pre $sg_sd_libs -ldl -pthread $sg_sd_save_libs"
+  LIBS="-Wl,--exclude-libs,$sg_sd_hide $sg_sd_pre $sg_sd_libs -ldl -pthread $sg_sd_save_libs"
   AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <libunwind.h>
 #include <elfutils/libdwfl.h>]], [[void *pc[2]; unw_backtrace(pc, 2); dwfl_begin(0);]])],
     [AC_MSG_RESULT([yes])],
@@ -59,7 +64,7 @@ AS_IF([test "x$enable_static_deps" != xno], [
      AC_MSG_ERROR([--enable-static-deps: these archives cannot be linked into libsyncguard.so:$sg_sd_libs (Debian's libunwind.a is not position-independent, its libdw.a and libelf.a use local-exec TLS, its libbz2.a a copy relocation; see config.log): build position-independent ones from the Debian source packages with sh tools/build-static-deps.sh, then configure again])])
   CFLAGS=$sg_sd_cflags; CPPFLAGS=$sg_sd_cppflags; LIBS=$sg_sd_save_libs
   set dummy $sg_sd_libs
-  UNWIND_LIBS="-Wl,--exclude-libs,ALL $sg_sd_pre -Wl,$[2]"
+  UNWIND_LIBS="-Wl,--exclude-libs,$sg_sd_hide $sg_sd_pre -Wl,$[2]"
   shift 2
   DW_LIBS=
   for sg_sd_a in "$[@]"; do DW_LIBS="$DW_LIBS -Wl,$sg_sd_a"; done

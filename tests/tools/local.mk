@@ -8,3 +8,8 @@ EXTRA_DIST += tools/t-launcher.sh
 # The floors of libsyncguard: no upward include or symbol, no circle.
 TESTS += tools/t-layers.sh
 EXTRA_DIST += tools/t-layers.sh
+
+# libsyncguard.so exports its floors' SG_EXPORT definitions, all and only
+# them (and needs glibc alone in a --enable-static-deps build).
+TESTS += tools/t-exports.sh
+EXTRA_DIST += tools/t-exports.sh

@@ -54,12 +54,17 @@ cat "$tmp/table"
 [ "$rc" = 1 ] || fail "syncguard-report: exit $rc, want 1 (a race)"
 grep -q 'early-host-read' "$tmp/table" || fail "syncguard-report's table lacks the race"
 
-"$venv/bin/python" - <<'PY' || fail "the pytest11 entry point"
+# The plugin imports pytest, which a fresh environment lacks (pip installs
+# it with pytest, not the wheel): the entry point must name the installed
+# module, which pytest loads.
+"$venv/bin/python" - "$site" <<'PY' || fail "the pytest11 entry point"
+import importlib.util, os, sys
 from importlib.metadata import entry_points
 eps = entry_points()
 group = eps.select(group="pytest11") if hasattr(eps, "select") else eps.get("pytest11", [])
 found = [e for e in group if e.name == "syncguard"]
 assert found and found[0].value == "syncguard.pytest_plugin", found
-found[0].load()
+spec = importlib.util.find_spec(found[0].value)
+assert spec and spec.origin == os.path.join(sys.argv[1], "pytest_plugin.py"), spec
 PY
 finish

@@ -22,6 +22,7 @@
 #define OLD(name, version) __asm__(".symver old_" #name "," #name "@" #version)
 
 OLD(pthread_create, GLIBC_2.2.5);
+OLD(pthread_detach, GLIBC_2.2.5);
 OLD(pthread_key_create, GLIBC_2.2.5);
 OLD(pthread_once, GLIBC_2.2.5);
 OLD(pthread_setspecific, GLIBC_2.2.5);
@@ -42,6 +43,7 @@ OLD(__xstat, GLIBC_2.2.5);
 OLD(__fxstat, GLIBC_2.2.5);
 
 int old_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+int old_pthread_detach(pthread_t);
 int old_pthread_key_create(pthread_key_t *, void (*)(void *));
 int old_pthread_once(pthread_once_t *, void (*)(void));
 int old_pthread_setspecific(pthread_key_t, const void *);
@@ -65,6 +67,7 @@ HIDDEN int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void
 {
     return old_pthread_create(t, a, f, arg);
 }
+HIDDEN int pthread_detach(pthread_t t) { return old_pthread_detach(t); }
 HIDDEN int pthread_key_create(pthread_key_t *k, void (*d)(void *)) { return old_pthread_key_create(k, d); }
 HIDDEN int pthread_once(pthread_once_t *o, void (*f)(void)) { return old_pthread_once(o, f); }
 /* (GCC takes the header's access attribute for a read of *v.) */

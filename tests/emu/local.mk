@@ -52,7 +52,8 @@ check_LTLIBRARIES += lib/libsgtest.la
 lib_libsgtest_la_SOURCES = lib/sgtest.c
 lib_libsgtest_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 lib_libsgtest_la_CFLAGS = $(AM_CFLAGS) -pthread
-noinst_HEADERS += lib/sgtest.h lib/sgt_shapes.h lib/sgt_robust.h lib/sgt_hostkinds.h
+noinst_HEADERS += lib/sgtest.h lib/sgt_shapes.h lib/sgt_robust.h lib/sgt_hostkinds.h \
+	lib/sgt_x86_only.h
 
 ## The emulator's self-tests: plain programs (exit 0 pass, 77 skip, other
 ## fail) linked straight against the emulator, run without syncguard.

@@ -70,6 +70,14 @@ void sg_order_lock(void)
     pthread_mutex_lock(&order_lock);
 }
 
+int sg_order_lock_if_pinned(void)
+{
+    if (!sg_pinned_any())
+        return 0;
+    sg_order_lock();
+    return 1;
+}
+
 void sg_order_unlock(void)
 {
     pthread_mutex_unlock(&order_lock);

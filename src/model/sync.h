@@ -83,8 +83,17 @@ static inline void sg_order_unlock_scope(int *held)
     if (*held)
         sg_order_unlock();
 }
-/* The rest of the enclosing block (the shim) holds the lock. */
-#define SG_IN_ORDER()                                                                  __attribute__((cleanup(sg_order_unlock_scope))) int sg_in_order_ = (sg_order_lock(), 1);     (void)sg_in_order_
+/* Takes the lock when order can matter: only once the process has pinned
+ * memory can a copy be guarded, and only then does the model's order of a
+ * stream's work decide anything. Without it every launch and stream call
+ * of every thread would go through one lock held across the driver call.
+ * 1 when taken. */
+int sg_order_lock_if_pinned(void);
+/* The rest of the enclosing block (the shim) holds the lock, if taken. */
+#define SG_IN_ORDER()                                                          \
+    __attribute__((cleanup(sg_order_unlock_scope))) int sg_in_order_ =       \
+        sg_order_lock_if_pinned();                                             \
+    (void)sg_in_order_
 
 /* ---- gates (model/gates.c); with sg_model_lock held ----
  * Work that may not pass until the host acts: a wait-value operation, a

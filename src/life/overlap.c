@@ -19,6 +19,7 @@
 #include "base/context.h"
 #include "base/lock.h"
 #include "base/options.h"
+#include "base/page.h"
 #include "driver/driver.h"
 #include "life/overlap.h"
 #include "model/copies.h"
@@ -82,6 +83,27 @@ static void report(const struct sg_copy_request *rq, const uintptr_t *pcs, int n
         _exit((int)sg_opt.exitcode);
 }
 
+/* The first active copy the request clashes with, found among the copies
+ * on its pages (the copy table's index: no scan of every copy in flight). */
+struct clash {
+    const struct sg_copy_request *rq;
+    const struct sg_vc *now;
+    uint32_t stream;
+    struct sg_copy *c;
+    uintptr_t at;
+};
+
+static void find_clash(struct sg_copy *c, void *arg)
+{
+    struct clash *h = arg;
+    uintptr_t at;
+    if (h->c || c->state != SG_COPY_ACTIVE || c->stream.idx == h->stream ||
+        sg_vc_get(h->now, c->stream.idx) >= c->seq || !directions_clash(c, h->rq->guard) ||
+        !(at = first_shared(c, h->rq)))
+        return;
+    h->c = c, h->at = at;
+}
+
 void sg_copy_overlap_check(const struct sg_copy_request *rq, const uintptr_t *pcs, int npcs)
 {
     if (sg_opt.mode == SG_MODE_SYNC || sg_copies_active_count() == 0)
@@ -94,29 +116,26 @@ void sg_copy_overlap_check(const struct sg_copy_request *rq, const uintptr_t *pc
     struct sg_stream *s = sg_stream_get(rq->stream, rq->per_thread);
     sg_stream_info(s, &si);
     sg_stream_snapshot(s, &now);
-    for (uint32_t i = 0; i < sg_copies_active_count(); i++) {
-        struct sg_copy *c = sg_copies_active_at(i);
-        uintptr_t at;
-        if (c->state != SG_COPY_ACTIVE || c->stream.idx == si.idx ||
-            sg_vc_get(&now, c->stream.idx) >= c->seq || !directions_clash(c, rq->guard) ||
-            !(at = first_shared(c, rq)))
-            continue;
-        sg_unlock(&sg_model_lock);
-        sg_lock(&report_lock);
-        sg_lock(&sg_model_lock);
-        int still = c->state == SG_COPY_ACTIVE && c->base <= at && at < c->base + c->size;
-        if (still) {
-            memcpy(&race.copy, c, sizeof *c);
-            race.addr = at;
-            race.nsyncs = sg_sync_sites_since(c->sync_serial, race.syncs, SG_RACE_SYNCS);
-        }
-        sg_unlock(&sg_model_lock);
-        if (still)
-            report(rq, pcs, npcs, &race);
-        sg_unlock(&report_lock);
-        sg_vc_free(&now);
-        return; /* one report per copy: the first it clashes with */
+    struct clash h = { rq, &now, si.idx, NULL, 0 };
+    uintptr_t end = rq->base + sg_shape_extent(&rq->shape);
+    sg_copies_overlapping(sg_page_down(rq->base), sg_page_up(end), find_clash, &h);
+    sg_vc_free(&now);
+    struct sg_copy *c = h.c;
+    uintptr_t at = h.at;
+    sg_unlock(&sg_model_lock);
+    if (!c)
+        return;
+    /* One report per copy: the first clash found. */
+    sg_lock(&report_lock);
+    sg_lock(&sg_model_lock);
+    int still = c->state == SG_COPY_ACTIVE && c->base <= at && at < c->base + c->size;
+    if (still) {
+        memcpy(&race.copy, c, sizeof *c);
+        race.addr = at;
+        race.nsyncs = sg_sync_sites_since(c->sync_serial, race.syncs, SG_RACE_SYNCS);
     }
     sg_unlock(&sg_model_lock);
-    sg_vc_free(&now);
+    if (still)
+        report(rq, pcs, npcs, &race);
+    sg_unlock(&report_lock);
 }

@@ -92,10 +92,7 @@ void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int n
         return;
     }
     fill(c, rq, &si, seq, ev, pcs, npcs);
-    struct sg_vc after = { 0 };
-    sg_stream_snapshot(s, &after);
-    sg_clock_set(&c->after, &after);
-    sg_vc_free(&after);
+    sg_stream_clock(s, &c->after);
     if (sg_guard_update(c->pg_lo, c->pg_hi) < 0) {
         sg_copy_release(c);
         sg_unlock(&sg_model_lock);

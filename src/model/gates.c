@@ -81,6 +81,20 @@ int sg_clock_covers(const struct sg_clock *after, uint32_t stream, uint64_t seq)
     return 0;
 }
 
+void sg_clock_raise(struct sg_clock *c, uint32_t stream, uint64_t seq)
+{
+    for (int i = 0; i < c->n; i++)
+        if (c->e[i].stream == stream) {
+            if (c->e[i].seq < seq)
+                c->e[i].seq = seq;
+            return;
+        }
+    if (c->n < SG_CLOCK_MAX)
+        c->e[c->n++] = (struct sg_vc_entry){ .stream = stream, .seq = seq };
+    else
+        c->partial = 1;
+}
+
 int sg_gate_before(const struct sg_clock *after)
 {
     if (lost)

@@ -101,6 +101,8 @@ struct sg_clock {
     struct sg_vc_entry e[SG_CLOCK_MAX];
 };
 void sg_clock_set(struct sg_clock *out, const struct sg_vc *vc);
+/* Raises stream's entry of c to seq (partial when there is no room). */
+void sg_clock_raise(struct sg_clock *c, uint32_t stream, uint64_t seq);
 /* Whether the clock is known to cover operation seq of stream. */
 int sg_clock_covers(const struct sg_clock *after, uint32_t stream, uint64_t seq);
 
@@ -126,6 +128,8 @@ void sg_stream_info(const struct sg_stream *s, struct sg_stream_info *out);
 uint64_t sg_stream_enqueue(struct sg_stream *s);
 /* What the host learns when everything enqueued on s so far is complete. */
 void sg_stream_snapshot(struct sg_stream *s, struct sg_vc *out);
+/* The same into a copy's fixed-size clock, with no allocation. */
+void sg_stream_clock(struct sg_stream *s, struct sg_clock *out);
 /* What an operation enqueued on s now would wait for (the legacy-stream
  * rules applied), without enqueuing one: a query or synchronize of the
  * legacy stream, or an operation not accepted by the driver yet. The

@@ -138,6 +138,12 @@ void sg_stream_snapshot(struct sg_stream *s, struct sg_vc *out)
     sg_vc_raise(out, s->info.idx, s->seq);
 }
 
+void sg_stream_clock(struct sg_stream *s, struct sg_clock *out)
+{
+    sg_clock_set(out, &s->deps);
+    sg_clock_raise(out, s->info.idx, s->seq);
+}
+
 void sg_stream_peek(struct sg_stream *s, struct sg_vc *out, uint64_t *seq)
 {
     sg_vc_copy(out, &s->deps);

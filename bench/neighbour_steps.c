@@ -23,16 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../bench/cu_check.h"
 #include "../bench/now_us.h"
-
-#define CHECK(x)                                                                        \
-    do {                                                                                \
-        CUresult r_ = (x);                                                              \
-        if (r_ != CUDA_SUCCESS) {                                                       \
-            fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #x, (int)r_); \
-            exit(2);                                                                    \
-        }                                                                               \
-    } while (0)
 
 #define STORE(k) p[1024 + 64 * (k)] = (unsigned char)i;
 #define STORES16 STORE(0) STORE(1) STORE(2) STORE(3) STORE(4) STORE(5) STORE(6) STORE(7) \

@@ -23,16 +23,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../bench/cu_check.h"
 #include "../bench/now_us.h"
-
-#define CHECK(x)                                                                        \
-    do {                                                                                \
-        CUresult r_ = (x);                                                              \
-        if (r_ != CUDA_SUCCESS) {                                                       \
-            fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #x, (int)r_); \
-            exit(2);                                                                    \
-        }                                                                               \
-    } while (0)
 
 int main(int argc, char **argv)
 {

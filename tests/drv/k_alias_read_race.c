@@ -16,6 +16,7 @@ int main(void)
 {
     sgt_watchdog(60);
     sgt_init();
+    k_load_kernels(); /* before any hold: a load waits for the device */
     CUdeviceptr alias;
     uint32_t *host = k_mapped_words(&alias);
     CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);

@@ -41,6 +41,14 @@ static inline void k_fill(enum k_how how, CUstream s, CUdeviceptr p, uint32_t v)
     }
 }
 
+/* Loads the test kernels now.  A module load waits for all the device's
+ * work (measured on the H200, GPU run 27: a load behind a held stream never
+ * returned), so a test loads them before it holds any stream. */
+static inline void k_load_kernels(void)
+{
+    (void)sgt_kernel("sgt_fill");
+}
+
 /* The device's name for the pinned words (cuMemHostGetDevicePointer: the
  * host address itself under unified addressing, but asked as a program
  * that does not assume it would). */

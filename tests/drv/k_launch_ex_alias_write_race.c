@@ -22,6 +22,7 @@ int main(void)
     CUdeviceptr dev;
     uint32_t *host;
     sgt_start(&dev, &host);
+    k_load_kernels(); /* before any hold: a load waits for the device */
     CUstream s = sgt_stream(0);
 #ifdef SG_TWIN /* k_launch_ex_event_ok */
     CUevent e = sgt_event();

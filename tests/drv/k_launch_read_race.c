@@ -18,6 +18,7 @@ int main(void)
     CUdeviceptr dev;
     uint32_t *host;
     sgt_start(&dev, &host);
+    k_load_kernels(); /* before any hold: a load waits for the device */
     CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
 
     sgt_hold *hold = sgt_hold_stream(s);

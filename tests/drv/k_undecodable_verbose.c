@@ -22,6 +22,7 @@ int main(void)
     CUdeviceptr dev;
     uint32_t *host;
     sgt_start(&dev, &host);
+    k_load_kernels(); /* before any hold: a load waits for the device */
     CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
 
     k_fill(K_LAUNCH, s, (CUdeviceptr)(uintptr_t)host, SGT_OLD);

@@ -102,6 +102,11 @@ CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image)
     CUcontext c;
     CUresult r = emu_ctx_current(&c);
     if (r == CUDA_SUCCESS) {
+        /* A real driver's load waits for every piece of the context's work
+         * (measured on the H200: a load behind a held stream never returned,
+         * tests/gpu/RESULTS.md run 27); a test that loads behind a hold
+         * hangs here as it would on the GPU. */
+        emu_ctx_host_wait(c);
         *module = emu_xcalloc(1, sizeof **module);
         (*module)->loaded = 1;
     }

@@ -57,6 +57,7 @@ const struct sg_driver *sg_driver(void)
     d.cuGraphNodeGetType = driver_fn("cuGraphNodeGetType");
     d.cuGraphMemcpyNodeGetParams = driver_fn("cuGraphMemcpyNodeGetParams");
     d.cuGraphMemsetNodeGetParams = driver_fn("cuGraphMemsetNodeGetParams");
+    d.cuGraphKernelNodeGetParams = driver_fn("cuGraphKernelNodeGetParams_v2");
     d.cuGraphChildGraphNodeGetGraph = driver_fn("cuGraphChildGraphNodeGetGraph");
     d.cuGraphHostNodeGetParams = driver_fn("cuGraphHostNodeGetParams");
     d.cuPointerGetAttribute = driver_fn("cuPointerGetAttribute");

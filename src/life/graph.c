@@ -27,9 +27,11 @@
 #include <uthash.h>
 
 #include "base/lock.h"
+#include "base/options.h"
 #include "driver/driver.h"
 #include "life/graph.h"
 #include "life/hostfn.h"
+#include "life/kernel.h"
 #include "life/graph_walk.h"
 #include "life/life.h"
 #include "life/site.h"
@@ -361,6 +363,25 @@ static void set_host(struct graph_item *it, const void *arg)
         it->host->users++;
 }
 
+static void set_kernel(struct graph_item *it, const void *arg)
+{
+    if (it->kind == GI_KERNEL || it->kind == GI_OTHER) {
+        if (sg_graph_kernel_item_set(it, arg))
+            it->kind = GI_KERNEL;
+    }
+}
+
+void sg_graph_exec_kernel_set(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS *p)
+{
+    struct graph_exec *g;
+    update_item(exec, node, set_kernel, p);
+    sg_lock(&graphs_lock);
+    HASH_FIND_PTR(execs, &exec, g);
+    if (g)
+        g->items.kernels = 1; /* a node first read as undecodable may be one now */
+    sg_unlock(&graphs_lock);
+}
+
 void sg_graph_exec_copy_set(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D *p)
 {
     update_item(exec, node, set_copy, p);
@@ -381,6 +402,30 @@ static void stream_now(CUstream s, int per_thread, struct sg_vc *out)
     sg_unlock(&sg_model_lock);
 }
 
+/* Guards what a copy, memset or kernel item writes or reads in host
+ * memory, as the launch's call. */
+static void guard_item(struct copy_call *call, const struct graph_item *x)
+{
+    call->kernel = NULL;
+    call->origin = SG_ORIGIN_COPY;
+    switch (x->kind) {
+    case GI_KERNEL:
+        call->api = "cuGraphLaunch (kernel node)";
+        if (sg_opt.kernel_args)
+            sg_kernel_guard(call, x->kernel, x->ptrs, x->nptrs);
+        break;
+    case GI_MEMSET:
+        call->api = "cuGraphLaunch (memset node)";
+        call->origin = SG_ORIGIN_MEMSET;
+        sg_copy_call_guard_3d(call, &x->copy);
+        break;
+    default:
+        call->api = "cuGraphLaunch (memcpy node)";
+        sg_copy_call_guard_3d(call, &x->copy);
+        break;
+    }
+}
+
 /* Models one launch of g's items (a private copy, taken under the lock). */
 static void launch_items(const struct graph_items *it, const struct sg_vc *before, CUstream s, int per_thread,
                          struct sg_vc *waited, struct launch_place *place)
@@ -396,11 +441,8 @@ static void launch_items(const struct graph_items *it, const struct sg_vc *befor
         sg_vc_copy(&in, before);
         for (size_t k = 0; k < x->ndeps; k++)
             sg_vc_join(&in, &out[x->deps[k]]);
-        if (x->kind == GI_COPY || x->kind == GI_MEMSET) {
-            call.api = x->kind == GI_MEMSET ? "cuGraphLaunch (memset node)"
-                                            : "cuGraphLaunch (memcpy node)";
-            call.origin = x->kind == GI_MEMSET ? SG_ORIGIN_MEMSET : SG_ORIGIN_COPY;
-            sg_copy_call_guard_3d(&call, &x->copy);
+        if (x->kind == GI_COPY || x->kind == GI_MEMSET || x->kind == GI_KERNEL) {
+            guard_item(&call, x);
             stream_now(s, per_thread, &out[i]); /* up to this copy */
             sg_vc_join(&out[i], &in);
         } else {
@@ -437,12 +479,47 @@ static int copy_items(struct graph_items *dst, const struct graph_items *src)
     for (size_t i = 0; i < src->n; i++) {
         dst->v[i] = src->v[i];
         dst->v[i].deps = NULL, dst->v[i].ndeps = 0;
+        dst->v[i].ptrs = NULL, dst->v[i].nptrs = 0;
+        if (src->v[i].nptrs && (dst->v[i].ptrs = malloc(src->v[i].nptrs * sizeof(uintptr_t))) != NULL) {
+            memcpy(dst->v[i].ptrs, src->v[i].ptrs, src->v[i].nptrs * sizeof(uintptr_t));
+            dst->v[i].nptrs = src->v[i].nptrs;
+        }
         if (src->v[i].ndeps && (dst->v[i].deps = malloc(src->v[i].ndeps * sizeof(size_t))) != NULL) {
             memcpy(dst->v[i].deps, src->v[i].deps, src->v[i].ndeps * sizeof(size_t));
             dst->v[i].ndeps = src->v[i].ndeps;
         }
         dst->n++;
     }
+    return 0;
+}
+
+/* Whether a kernel item may write pinned memory now: pinned memory is
+ * allocated and freed between launches, so this is asked at each launch. */
+static int kernel_may_write_pinned(const struct graph_item *x)
+{
+    if (sg_opt.kernel_all_mapped)
+        return 1;
+    uintptr_t base;
+    size_t size;
+    for (unsigned j = 0; j < x->nptrs; j++)
+        if (sg_pinned_range_any(x->ptrs[j], &base, &size))
+            return 1;
+    return 0;
+}
+
+/* Whether a launch of these items needs modelling item by item: host
+ * copies, events or host nodes; or kernels given pinned memory (a graph
+ * of kernels on device memory alone, the common case, costs one look-up
+ * per pointer argument). graphs_lock held. */
+static int items_matter(const struct graph_items *it)
+{
+    if (it->interesting)
+        return 1;
+    if (!it->kernels || !sg_opt.kernel_args || !sg_pinned_any())
+        return 0;
+    for (size_t i = 0; i < it->n; i++)
+        if (it->v[i].kind == GI_KERNEL && kernel_may_write_pinned(&it->v[i]))
+            return 1;
     return 0;
 }
 
@@ -456,7 +533,7 @@ static void launched(CUgraphExec exec, CUstream s, int per_thread)
     struct sg_vc before = { 0 }, after = { 0 }, then = { 0 };
     sg_lock(&graphs_lock);
     HASH_FIND_PTR(execs, &exec, g);
-    int interesting = g && g->items.interesting;
+    int interesting = g && items_matter(&g->items);
     sg_unlock(&graphs_lock);
     /* A graph without host copies, events or host nodes orders nothing
      * that matters while no copy is guarded; a launch into a capture runs
@@ -467,7 +544,7 @@ static void launched(CUgraphExec exec, CUstream s, int per_thread)
     HASH_FIND_PTR(execs, &exec, g);
     if (g) {
         sg_vc_copy(&after, &g->last);
-        if (g->items.interesting)
+        if (items_matter(&g->items))
             copy_items(&items, &g->items);
     }
     sg_unlock(&graphs_lock);

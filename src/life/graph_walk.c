@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "life/graph_walk.h"
 #include "driver/driver.h"
+#include "driver/kparams.h"
+#include "life/graph_walk.h"
+#include "life/kernel.h"
 
 #define MAX_DEPTH 8
 #define MAX_BODIES 8
@@ -30,7 +32,9 @@ static size_t add_item(struct graph_items *it, int kind, CUgraphNode node, const
         memcpy(x->deps, deps, ndeps * sizeof *deps);
         x->ndeps = ndeps;
     }
-    if (kind != GI_OTHER)
+    if (kind == GI_KERNEL)
+        it->kernels = 1;
+    else if (kind != GI_OTHER)
         it->interesting = 1;
     return it->n++;
 }
@@ -114,6 +118,34 @@ static int memset_as_copy(CUgraphNode node, CUDA_MEMCPY3D *c)
     return 1;
 }
 
+int sg_graph_kernel_item_set(struct graph_item *x, const CUDA_KERNEL_NODE_PARAMS *p)
+{
+    CUfunction f = p->func ? p->func : (CUfunction)p->kern;
+    if (!f)
+        return 0;
+    const struct sg_kparams *k = sg_kparams_of(f);
+    uintptr_t v[SG_KPARAMS_MAX_PTRS];
+    unsigned n = sg_kernel_pointer_values(k, p->kernelParams, p->extra, v);
+    uintptr_t *ptrs = n ? malloc(n * sizeof *ptrs) : NULL;
+    if (n && !ptrs)
+        return 0;
+    if (n)
+        memcpy(ptrs, v, n * sizeof *ptrs);
+    free(x->ptrs);
+    x->kernel = k->name, x->nptrs = n, x->ptrs = ptrs;
+    return 1;
+}
+
+/* A kernel node: its parameters as the driver keeps them for the node. */
+static int kernel_item(CUgraphNode node, struct graph_item *x)
+{
+    const struct sg_driver *d = sg_driver();
+    CUDA_KERNEL_NODE_PARAMS p;
+    memset(&p, 0, sizeof p);
+    return d->cuGraphKernelNodeGetParams && d->cuGraphKernelNodeGetParams(node, &p) == CUDA_SUCCESS &&
+           sg_graph_kernel_item_set(x, &p);
+}
+
 /* Adds the items of one node; returns the item that stands for its end. */
 static size_t walk_node(struct walk *w, CUgraphNode node, const size_t *deps, size_t ndeps, int depth)
 {
@@ -134,6 +166,11 @@ static size_t walk_node(struct walk *w, CUgraphNode node, const size_t *deps, si
     case CU_GRAPH_NODE_TYPE_MEMSET:
         at = add_item(w->out, GI_MEMSET, node, deps, ndeps);
         if (at != (size_t)-1 && !memset_as_copy(node, &w->out->v[at].copy))
+            w->out->v[at].kind = GI_OTHER;
+        return at;
+    case CU_GRAPH_NODE_TYPE_KERNEL:
+        at = add_item(w->out, GI_KERNEL, node, deps, ndeps);
+        if (at != (size_t)-1 && !kernel_item(node, &w->out->v[at]))
             w->out->v[at].kind = GI_OTHER;
         return at;
     case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
@@ -252,7 +289,7 @@ void sg_graph_walk(CUgraph g, struct graph_items *out, const struct graph_walk_o
 void sg_graph_items_free(struct graph_items *items)
 {
     for (size_t i = 0; i < items->n; i++)
-        free(items->v[i].deps);
+        free(items->v[i].deps), free(items->v[i].ptrs);
     free(items->v);
     memset(items, 0, sizeof *items);
 }

@@ -9,10 +9,13 @@
 
 #include <cuda.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* GI_MEMSET: a memset node, described as a copy with no source (its dst
- * side, rows and pitch in copy). */
-enum graph_item_kind { GI_OTHER, GI_COPY, GI_RECORD, GI_WAIT, GI_HOST, GI_MEMSET };
+ * side, rows and pitch in copy). GI_KERNEL: a kernel node, with the values
+ * of its pointer-sized parameters (an executable graph keeps the
+ * parameters it was instantiated or last set with). */
+enum graph_item_kind { GI_OTHER, GI_COPY, GI_RECORD, GI_WAIT, GI_HOST, GI_MEMSET, GI_KERNEL };
 
 struct graph_host_fn;
 
@@ -22,6 +25,9 @@ struct graph_item {
     CUDA_MEMCPY3D copy; /* GI_COPY, GI_MEMSET */
     CUevent event;      /* GI_RECORD, GI_WAIT */
     struct graph_host_fn *host; /* GI_HOST: syncguard's trampoline, or NULL */
+    const char *kernel; /* GI_KERNEL: its name (kept for good) */
+    unsigned nptrs;     /* GI_KERNEL: its pointer-sized parameters' values */
+    uintptr_t *ptrs;
     size_t ndeps;
     size_t *deps; /* indices of earlier items */
 };
@@ -29,7 +35,8 @@ struct graph_item {
 struct graph_items {
     size_t n, cap;
     struct graph_item *v;
-    int interesting; /* any item other than GI_OTHER */
+    int interesting; /* any item other than GI_OTHER and GI_KERNEL */
+    int kernels;     /* any GI_KERNEL item: they matter only while pinned memory exists */
 };
 
 /* What the walk asks the caller (life/graph.c), which knows what the
@@ -49,5 +56,8 @@ struct graph_walk_ops {
 /* Reads graph g into *out (zeroed by the caller). */
 void sg_graph_walk(CUgraph g, struct graph_items *out, const struct graph_walk_ops *ops);
 void sg_graph_items_free(struct graph_items *items);
+/* A kernel item's parameters from CUDA_KERNEL_NODE_PARAMS (func or kern,
+ * kernelParams or extra): 0 if they cannot be read. */
+int sg_graph_kernel_item_set(struct graph_item *x, const CUDA_KERNEL_NODE_PARAMS *p);
 
 #endif

@@ -21,16 +21,16 @@
 
 /* The value of the j-th pointer-sized parameter, from kernelParams or
  * from the packed buffer of extra; 0 when it cannot be read. */
-static int pointer_arg(const struct sg_launch *l, const struct sg_kparams *k, unsigned j,
+static int pointer_arg(void **params, void **extra, const struct sg_kparams *k, unsigned j,
                        uintptr_t *v)
 {
-    if (l->params) {
-        memcpy(v, l->params[k->ptr_index[j]], sizeof *v);
+    if (params) {
+        memcpy(v, params[k->ptr_index[j]], sizeof *v);
         return 1;
     }
     const char *buf = NULL;
     size_t size = 0;
-    for (void **e = l->extra; e && *e != CU_LAUNCH_PARAM_END; e += 2) {
+    for (void **e = extra; e && *e != CU_LAUNCH_PARAM_END; e += 2) {
         if (e[0] == CU_LAUNCH_PARAM_BUFFER_POINTER)
             buf = e[1];
         else if (e[0] == CU_LAUNCH_PARAM_BUFFER_SIZE)
@@ -40,6 +40,18 @@ static int pointer_arg(const struct sg_launch *l, const struct sg_kparams *k, un
         return 0;
     memcpy(v, buf + k->ptr_offset[j], sizeof *v);
     return 1;
+}
+
+unsigned sg_kernel_pointer_values(const struct sg_kparams *k, void **params, void **extra,
+                                  uintptr_t *out)
+{
+    unsigned n = 0;
+    if (!params && !extra)
+        return 0;
+    for (unsigned j = 0; j < k->nptrs; j++)
+        if (pointer_arg(params, extra, k, j, &out[n]) && out[n])
+            n++;
+    return n;
 }
 
 /* Guards [base, base+size) once per launch, however many arguments reach
@@ -55,17 +67,6 @@ static void guard_once(struct copy_call *call, uintptr_t *done, unsigned *ndone,
     sg_copy_call_guard(call, base, sg_shape_linear(size), SG_GUARD_NO_ACCESS);
 }
 
-static void guard_arguments(struct copy_call *call, const struct sg_launch *l,
-                            const struct sg_kparams *k)
-{
-    uintptr_t done[SG_KPARAMS_MAX_PTRS], v, base;
-    unsigned ndone = 0;
-    size_t size;
-    for (unsigned j = 0; j < k->nptrs; j++)
-        if (pointer_arg(l, k, j, &v) && sg_pinned_range_any(v, &base, &size))
-            guard_once(call, done, &ndone, base, size);
-}
-
 static void guard_all_pinned(struct copy_call *call)
 {
     uintptr_t bases[SNAPSHOT];
@@ -73,6 +74,22 @@ static void guard_all_pinned(struct copy_call *call)
     for (size_t from = 0; (n = sg_pinned_snapshot(from, bases, sizes, SNAPSHOT)) > 0; from += n)
         for (size_t i = 0; i < n; i++)
             sg_copy_call_guard(call, bases[i], sg_shape_linear(sizes[i]), SG_GUARD_NO_ACCESS);
+}
+
+void sg_kernel_guard(struct copy_call *call, const char *name, const uintptr_t *values, unsigned n)
+{
+    call->kernel = name;
+    call->origin = SG_ORIGIN_KERNEL;
+    if (sg_opt.kernel_all_mapped) {
+        guard_all_pinned(call);
+        return;
+    }
+    uintptr_t done[SG_KPARAMS_MAX_PTRS], base;
+    unsigned ndone = 0;
+    size_t size;
+    for (unsigned j = 0; j < n; j++)
+        if (sg_pinned_range_any(values[j], &base, &size))
+            guard_once(call, done, &ndone, base, size);
 }
 
 void sg_kernel_launched(const struct sg_launch *l)
@@ -85,11 +102,8 @@ void sg_kernel_launched(const struct sg_launch *l)
     struct copy_call call;
     sg_copy_call_init(&call, l->api, l->stream, l->per_thread);
     const struct sg_kparams *k = sg_kparams_of(l->f);
-    call.kernel = k->name;
-    call.origin = SG_ORIGIN_KERNEL;
-    if (sg_opt.kernel_all_mapped)
-        guard_all_pinned(&call);
-    else if (k->nptrs && (l->params || l->extra))
-        guard_arguments(&call, l, k);
+    uintptr_t values[SG_KPARAMS_MAX_PTRS];
+    unsigned n = sg_opt.kernel_all_mapped ? 0 : sg_kernel_pointer_values(k, l->params, l->extra, values);
+    sg_kernel_guard(&call, k->name, values, n);
     sg_copy_call_done(&call);
 }

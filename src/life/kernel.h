@@ -8,6 +8,7 @@
 #define SG_LIFE_KERNEL_H
 
 #include <cuda.h>
+#include <stdint.h>
 
 struct sg_launch {
     const char *api; /* the entry point, for reports */
@@ -17,6 +18,20 @@ struct sg_launch {
     void **params;   /* the launch's kernelParams... */
     void **extra;    /* ...or its packed buffer (CU_LAUNCH_PARAM_BUFFER_POINTER) */
 };
+
+struct copy_call;
+struct sg_kparams;
+
+/* The values of a launch's pointer-sized parameters (those not 0), from
+ * kernelParams or extra's packed buffer; out has room for
+ * SG_KPARAMS_MAX_PTRS. How many were written. */
+unsigned sg_kernel_pointer_values(const struct sg_kparams *k, void **params, void **extra,
+                                  uintptr_t *out);
+/* Guards, as the call's kernel `name` may write them, the pinned
+ * allocations that the values point into (each whole, once), or every
+ * pinned allocation with kernel_all_mapped. A graph's kernel nodes use it
+ * at each launch with the values read at instantiation. */
+void sg_kernel_guard(struct copy_call *call, const char *name, const uintptr_t *values, unsigned n);
 
 /* After the driver accepted a launch (normal context). */
 void sg_kernel_launched(const struct sg_launch *l);

@@ -59,6 +59,10 @@ DRV_TESTBINS = \
 	drv/k_cooperative_ctx_sync_ok \
 	drv/k_cooperative_race \
 	drv/k_device_only_ok \
+	drv/k_graph_capture_race \
+	drv/k_graph_capture_sync_ok \
+	drv/k_graph_set_params_ok \
+	drv/k_graph_set_params_race \
 	drv/k_launch_ex_alias_write_race \
 	drv/k_launch_ex_event_ok \
 	drv/k_launch_read_race \
@@ -330,6 +334,10 @@ DRV_SOURCES = \
 	drv/k_cooperative_ctx_sync_ok.c \
 	drv/k_cooperative_race.c \
 	drv/k_device_only_ok.c \
+	drv/k_graph_capture_race.c \
+	drv/k_graph_capture_sync_ok.c \
+	drv/k_graph_set_params_ok.c \
+	drv/k_graph_set_params_race.c \
 	drv/k_launch_ex_alias_write_race.c \
 	drv/k_launch_ex_event_ok.c \
 	drv/k_launch_read_race.c \

@@ -5,6 +5,8 @@
  * event.c), the same kind of operation a stream capture records. */
 #include "copy.h"
 
+#include <string.h>
+
 /* ctx: the context the node runs in; NULL means the current one. */
 static CUresult node_ctx_check(CUcontext ctx)
 {
@@ -22,6 +24,7 @@ typedef struct node_spec {
         const CUDA_MEMSET_NODE_PARAMS *memset;      /* CU_GRAPH_NODE_TYPE_MEMSET */
         const CUDA_HOST_NODE_PARAMS *host;          /* CU_GRAPH_NODE_TYPE_HOST */
         CUevent event;                              /* EVENT_RECORD, WAIT_EVENT */
+        const CUDA_KERNEL_NODE_PARAMS *kernel;      /* CU_GRAPH_NODE_TYPE_KERNEL */
     };
     bool in_ctx;
     CUcontext ctx;
@@ -39,6 +42,8 @@ static CUresult node_template(const node_spec *spec, emu_op **out)
     case CU_GRAPH_NODE_TYPE_HOST:
         *out = emu_host_node_op(spec->host->fn, spec->host->userData);
         return CUDA_SUCCESS;
+    case CU_GRAPH_NODE_TYPE_KERNEL:
+        return emu_kernel_node_op(spec->kernel, out);
     default:
         return emu_event_node_op(spec->event, spec->type == CU_GRAPH_NODE_TYPE_EVENT_RECORD, out);
     }
@@ -74,6 +79,7 @@ static CUresult node_params(CUgraphNode node, CUgraphNodeType type, void *out)
         case CU_GRAPH_NODE_TYPE_MEMCPY: emu_copy_op_params(node->tmpl, out); break;
         case CU_GRAPH_NODE_TYPE_MEMSET: emu_memset_op_params(node->tmpl, out); break;
         case CU_GRAPH_NODE_TYPE_HOST:   emu_host_op_params(node->tmpl, out); break;
+        case CU_GRAPH_NODE_TYPE_KERNEL: emu_kernel_op_params(node->tmpl, out); break;
         default:                        *(CUevent *)out = emu_event_op_event(node->tmpl); break;
         }
     }
@@ -99,6 +105,48 @@ CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, 
 CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams)
 {
     return node_params(hNode, CU_GRAPH_NODE_TYPE_MEMCPY, nodeParams);
+}
+
+/* ---- kernels --------------------------------------------------------------- */
+
+/* The parameters of the CUDA 10 ABI (no kern, no ctx) as the current ones. */
+static CUDA_KERNEL_NODE_PARAMS kernel_params_v2(const CUDA_KERNEL_NODE_PARAMS_v1 *p)
+{
+    CUDA_KERNEL_NODE_PARAMS v2;
+    memset(&v2, 0, sizeof v2);
+    memcpy(&v2, p, sizeof *p); /* v2 begins with the v1 fields, in order */
+    return v2;
+}
+
+CUresult CUDAAPI cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                         size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+    node_spec spec = { .type = CU_GRAPH_NODE_TYPE_KERNEL, .kernel = nodeParams, .in_ctx = true,
+                       .ctx = nodeParams && !nodeParams->func ? nodeParams->ctx : NULL };
+    return add_typed(phGraphNode, hGraph, dependencies, numDependencies, &spec);
+}
+
+CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                      size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams)
+{
+    if (!nodeParams)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUDA_KERNEL_NODE_PARAMS v2 = kernel_params_v2(nodeParams);
+    return cuGraphAddKernelNode_v2(phGraphNode, hGraph, dependencies, numDependencies, &v2);
+}
+
+CUresult CUDAAPI cuGraphKernelNodeGetParams_v2(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+    return node_params(hNode, CU_GRAPH_NODE_TYPE_KERNEL, nodeParams);
+}
+
+CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams)
+{
+    CUDA_KERNEL_NODE_PARAMS v2;
+    CUresult r = nodeParams ? cuGraphKernelNodeGetParams_v2(hNode, &v2) : CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        memcpy(nodeParams, &v2, sizeof *nodeParams);
+    return r;
 }
 
 /* ---- memset ---------------------------------------------------------------- */

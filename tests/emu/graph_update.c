@@ -20,6 +20,7 @@
 #include "copy.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- parameters of nodes in a graph ----------------------------------------- */
 
@@ -220,6 +221,29 @@ CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNod
     CUresult r = exec_set(hGraphExec, hNode, CU_GRAPH_NODE_TYPE_HOST, made, t);
     emu_unlock();
     return r;
+}
+
+CUresult CUDAAPI cuGraphExecKernelNodeSetParams_v2(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                   const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+    emu_lock();
+    emu_op *t = NULL;
+    CUresult made = emu_kernel_node_op(nodeParams, &t);
+    CUresult r = exec_set(hGraphExec, hNode, CU_GRAPH_NODE_TYPE_KERNEL, made, t);
+    emu_unlock();
+    return r;
+}
+
+/* The CUDA 10 ABI: the same parameters without kern and ctx. */
+CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams)
+{
+    if (!nodeParams)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUDA_KERNEL_NODE_PARAMS v2;
+    memset(&v2, 0, sizeof v2);
+    memcpy(&v2, nodeParams, sizeof *nodeParams); /* v2 begins with the v1 fields */
+    return cuGraphExecKernelNodeSetParams_v2(hGraphExec, hNode, &v2);
 }
 
 CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,

@@ -170,6 +170,10 @@ typedef struct kernel_op {
     emu_op op;
     CUfunction f;
     unsigned char args[MAX_ARGBUF];
+    /* A graph node's kernelParams as cuGraphKernelNodeGetParams gives them:
+     * pointers into args, set when asked (a clone's point into the
+     * original until then). */
+    void *params[MAX_PARAMS];
 } kernel_op;
 
 static void kernel_run(emu_op *op)
@@ -264,3 +268,42 @@ static CUresult launch_ex(const CUlaunchConfig *cfg, CUfunction f, void **params
 CUresult CUDAAPI cuLaunchKernelEx_ptsz LAUNCH_EX_PARAMS;
 EMU_NULL_STREAM_ABIS(cuLaunchKernelEx, cuLaunchKernelEx_ptsz, LAUNCH_EX_PARAMS, launch_ex, cfg, f,
                      params, extra)
+
+/* ---- graph kernel nodes --------------------------------------------------- */
+
+/* A kernel node's template: the launch it enqueues at every graph launch,
+ * with the parameters read now (lock held). */
+CUresult emu_kernel_node_op(const CUDA_KERNEL_NODE_PARAMS *p, emu_op **out)
+{
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUfunction f = p->func ? p->func : (CUfunction)p->kern;
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!p->gridDimX || !p->gridDimY || !p->gridDimZ || !p->blockDimX || !p->blockDimY ||
+        !p->blockDimZ || (unsigned long)p->blockDimX * p->blockDimY * p->blockDimZ > 1024)
+        return CUDA_ERROR_INVALID_VALUE;
+    kernel_op *k = emu_op_new(&kernel_class, sizeof *k);
+    k->f = f;
+    CUresult r = pack_args(f, p->kernelParams, p->extra, k->args);
+    if (r != CUDA_SUCCESS) {
+        emu_op_discard(&k->op);
+        return r;
+    }
+    *out = &k->op;
+    return CUDA_SUCCESS;
+}
+
+/* The parameters back, as the driver gives them: kernelParams (never
+ * extra), pointing into the node's own copy (lock held). */
+void emu_kernel_op_params(emu_op *op, CUDA_KERNEL_NODE_PARAMS *p)
+{
+    kernel_op *k = (kernel_op *)op;
+    for (unsigned i = 0; i < k->f->nparams; i++)
+        k->params[i] = k->args + k->f->offset[i];
+    memset(p, 0, sizeof *p);
+    p->func = k->f;
+    p->gridDimX = p->gridDimY = p->gridDimZ = 1;
+    p->blockDimX = p->blockDimY = p->blockDimZ = 1;
+    p->kernelParams = k->params;
+}

@@ -13,6 +13,7 @@
 #undef cuGraphInstantiate
 #undef cuGraphAddNode
 #undef cuGraphExecUpdate
+#undef cuGraphExecKernelNodeSetParams
 
 SG_CUDA_SHIM(cuGraphAddHostNode, (CUgraphNode *pn, CUgraph g, const CUgraphNode *deps, size_t ndeps,
                                  const CUDA_HOST_NODE_PARAMS *p))
@@ -119,6 +120,28 @@ SG_CUDA_SHIM(cuGraphExecMemcpyNodeSetParams, (CUgraphExec exec, CUgraphNode node
     return r;
 }
 
+SG_CUDA_SHIM(cuGraphExecKernelNodeSetParams_v2, (CUgraphExec exec, CUgraphNode node,
+                                                const CUDA_KERNEL_NODE_PARAMS *p))
+{
+    CUresult r = SG_FORWARD(cuGraphExecKernelNodeSetParams_v2, exec, node, p);
+    if (r == CUDA_SUCCESS && p && SG_ENTER())
+        sg_graph_exec_kernel_set(exec, node, p);
+    return r;
+}
+
+/* The CUDA 10.1 ABI: the parameters without kern and ctx. */
+SG_CUDA_SHIM(cuGraphExecKernelNodeSetParams, (CUgraphExec exec, CUgraphNode node,
+                                             const CUDA_KERNEL_NODE_PARAMS_v1 *p))
+{
+    CUresult r = SG_FORWARD(cuGraphExecKernelNodeSetParams, exec, node, p);
+    if (r == CUDA_SUCCESS && p && SG_ENTER()) {
+        CUDA_KERNEL_NODE_PARAMS v2 = { .func = p->func, .kernelParams = p->kernelParams,
+                                       .extra = p->extra };
+        sg_graph_exec_kernel_set(exec, node, &v2);
+    }
+    return r;
+}
+
 SG_CUDA_SHIM(cuGraphExecHostNodeSetParams, (CUgraphExec exec, CUgraphNode node, const CUDA_HOST_NODE_PARAMS *p))
 {
     if (!SG_ENTER())
@@ -141,6 +164,12 @@ SG_CUDA_SHIM(cuGraphExecNodeSetParams, (CUgraphExec exec, CUgraphNode node, CUgr
         sg_graph_exec_host_set(exec, node, (const CUDA_HOST_NODE_PARAMS *)&q->host);
     if (r == CUDA_SUCCESS && q && q->type == CU_GRAPH_NODE_TYPE_MEMCPY)
         sg_graph_exec_copy_set(exec, node, &q->memcpy.copyParams);
+    if (r == CUDA_SUCCESS && q && q->type == CU_GRAPH_NODE_TYPE_KERNEL) {
+        const CUDA_KERNEL_NODE_PARAMS_v3 *k = &q->kernel; /* the v2 fields, in order */
+        CUDA_KERNEL_NODE_PARAMS v2 = { .func = k->func, .kernelParams = k->kernelParams,
+                                       .extra = k->extra, .kern = k->kern, .ctx = k->ctx };
+        sg_graph_exec_kernel_set(exec, node, &v2);
+    }
     return r;
 }
 

@@ -336,7 +336,7 @@ mapped_cases() {
   done
 }
 
-# ---------------------------------------------------------------- c, d. PyTorch and Numba: tests/gpu/py/*.py
+# ---------------------------------------------------------------- c, d. PyTorch, Numba, CuPy: tests/gpu/py/*.py
 #   case                    script + mode                      exit  report
 PY_CASES='
 py-torch-d2h-race           torch_copies.py d2h-race           66    early-host-read
@@ -348,6 +348,8 @@ py-torch-h2d-race           torch_copies.py h2d-race           66    early-host-
 py-torch-h2d-sync           torch_copies.py h2d-sync           0     -
 py-numba-d2h-race           numba_copies.py d2h-race           66    early-host-read
 py-numba-d2h-sync           numba_copies.py d2h-sync           0     -
+py-cupy-zero-copy-race      cupy_zero_copy.py kernel-race      66    kernel-early-host-read
+py-cupy-zero-copy-sync      cupy_zero_copy.py kernel-sync      0     -
 '
 
 py_cases() {

@@ -58,6 +58,7 @@ const struct sg_driver *sg_driver(void)
     d.cuGraphMemcpyNodeGetParams = driver_fn("cuGraphMemcpyNodeGetParams");
     d.cuGraphMemsetNodeGetParams = driver_fn("cuGraphMemsetNodeGetParams");
     d.cuGraphKernelNodeGetParams = driver_fn("cuGraphKernelNodeGetParams_v2");
+    d.cuGraphBatchMemOpNodeGetParams = driver_fn("cuGraphBatchMemOpNodeGetParams");
     d.cuGraphChildGraphNodeGetGraph = driver_fn("cuGraphChildGraphNodeGetGraph");
     d.cuGraphHostNodeGetParams = driver_fn("cuGraphHostNodeGetParams");
     d.cuPointerGetAttribute = driver_fn("cuPointerGetAttribute");

@@ -24,6 +24,7 @@ struct sg_driver {
     CUresult (*cuGraphMemcpyNodeGetParams)(CUgraphNode, CUDA_MEMCPY3D *);
     CUresult (*cuGraphMemsetNodeGetParams)(CUgraphNode, CUDA_MEMSET_NODE_PARAMS *);
     CUresult (*cuGraphKernelNodeGetParams)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS *); /* _v2 */
+    CUresult (*cuGraphBatchMemOpNodeGetParams)(CUgraphNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *);
     CUresult (*cuGraphChildGraphNodeGetGraph)(CUgraphNode, CUgraph *);
     CUresult (*cuGraphHostNodeGetParams)(CUgraphNode, CUDA_HOST_NODE_PARAMS *);
     CUresult (*cuPointerGetAttribute)(void *, CUpointer_attribute, CUdeviceptr);

@@ -382,6 +382,30 @@ void sg_graph_exec_kernel_set(CUgraphExec exec, CUgraphNode node, const CUDA_KER
     sg_unlock(&graphs_lock);
 }
 
+static void set_memop(struct graph_item *it, const void *arg)
+{
+    if (it->kind == GI_MEMOP || it->kind == GI_OTHER) {
+        const CUDA_BATCH_MEM_OP_NODE_PARAMS *p = arg;
+        if (p->paramArray && sg_graph_memop_item_set(it, p)) {
+            it->kind = GI_MEMOP;
+        } else if (it->kind == GI_MEMOP) {
+            it->kind = GI_OTHER; /* writes nothing now */
+            free(it->writes), it->writes = NULL, it->nwrites = 0;
+        }
+    }
+}
+
+void sg_graph_exec_memop_set(CUgraphExec exec, CUgraphNode node, const CUDA_BATCH_MEM_OP_NODE_PARAMS *p)
+{
+    struct graph_exec *g;
+    update_item(exec, node, set_memop, p);
+    sg_lock(&graphs_lock);
+    HASH_FIND_PTR(execs, &exec, g);
+    if (g)
+        g->items.interesting = 1; /* a node that wrote nothing may write now */
+    sg_unlock(&graphs_lock);
+}
+
 void sg_graph_exec_copy_set(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D *p)
 {
     update_item(exec, node, set_copy, p);
@@ -402,8 +426,9 @@ static void stream_now(CUstream s, int per_thread, struct sg_vc *out)
     sg_unlock(&sg_model_lock);
 }
 
-/* Guards what a copy, memset or kernel item writes or reads in host
- * memory, as the launch's call. */
+/* Guards what a copy, memset, kernel or memory operation item writes or
+ * reads in host memory, as the launch's call (a memory operation's word
+ * as a flag, as on a stream: memop.c). */
 static void guard_item(struct copy_call *call, const struct graph_item *x)
 {
     call->kernel = NULL;
@@ -413,6 +438,16 @@ static void guard_item(struct copy_call *call, const struct graph_item *x)
         call->api = "cuGraphLaunch (kernel node)";
         if (sg_opt.kernel_args)
             sg_kernel_guard(call, x->kernel, x->ptrs, x->nptrs);
+        break;
+    case GI_MEMOP:
+        call->api = "cuGraphLaunch (memory operation node)";
+        call->origin = SG_ORIGIN_MEMOP;
+        for (unsigned i = 0; i < x->nwrites; i++) {
+            uintptr_t host = sg_copy_mapped_side(x->writes[i].address);
+            call->value = x->writes[i].value;
+            if (host)
+                sg_copy_call_guard(call, host, sg_shape_linear(x->writes[i].size), SG_GUARD_FLAG);
+        }
         break;
     case GI_MEMSET:
         call->api = "cuGraphLaunch (memset node)";
@@ -441,7 +476,7 @@ static void launch_items(const struct graph_items *it, const struct sg_vc *befor
         sg_vc_copy(&in, before);
         for (size_t k = 0; k < x->ndeps; k++)
             sg_vc_join(&in, &out[x->deps[k]]);
-        if (x->kind == GI_COPY || x->kind == GI_MEMSET || x->kind == GI_KERNEL) {
+        if (x->kind == GI_COPY || x->kind == GI_MEMSET || x->kind == GI_KERNEL || x->kind == GI_MEMOP) {
             guard_item(&call, x);
             stream_now(s, per_thread, &out[i]); /* up to this copy */
             sg_vc_join(&out[i], &in);
@@ -480,6 +515,12 @@ static int copy_items(struct graph_items *dst, const struct graph_items *src)
         dst->v[i] = src->v[i];
         dst->v[i].deps = NULL, dst->v[i].ndeps = 0;
         dst->v[i].ptrs = NULL, dst->v[i].nptrs = 0;
+        dst->v[i].writes = NULL, dst->v[i].nwrites = 0;
+        if (src->v[i].nwrites &&
+            (dst->v[i].writes = malloc(src->v[i].nwrites * sizeof(struct graph_write))) != NULL) {
+            memcpy(dst->v[i].writes, src->v[i].writes, src->v[i].nwrites * sizeof(struct graph_write));
+            dst->v[i].nwrites = src->v[i].nwrites;
+        }
         if (src->v[i].nptrs && (dst->v[i].ptrs = malloc(src->v[i].nptrs * sizeof(uintptr_t))) != NULL) {
             memcpy(dst->v[i].ptrs, src->v[i].ptrs, src->v[i].nptrs * sizeof(uintptr_t));
             dst->v[i].nptrs = src->v[i].nptrs;

@@ -29,6 +29,7 @@ void sg_graph_updated(CUgraphExec exec, CUgraph graph);
  * function p at exec's node standing for node. */
 void sg_graph_exec_copy_set(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D *p);
 void sg_graph_exec_kernel_set(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS *p);
+void sg_graph_exec_memop_set(CUgraphExec exec, CUgraphNode node, const CUDA_BATCH_MEM_OP_NODE_PARAMS *p);
 void sg_graph_exec_host_set(CUgraphExec exec, CUgraphNode node, const CUDA_HOST_NODE_PARAMS *p);
 /* exec is destroyed (or its handle reused). */
 void sg_graph_forget(CUgraphExec exec);

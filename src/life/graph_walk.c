@@ -136,6 +136,35 @@ int sg_graph_kernel_item_set(struct graph_item *x, const CUDA_KERNEL_NODE_PARAMS
     return 1;
 }
 
+int sg_graph_memop_item_set(struct graph_item *x, const CUDA_BATCH_MEM_OP_NODE_PARAMS *p)
+{
+    unsigned n = 0;
+    struct graph_write *w = p->count ? calloc(p->count, sizeof *w) : NULL;
+    for (unsigned i = 0; w && i < p->count; i++) {
+        const struct CUstreamMemOpWriteValueParams_st *op = &p->paramArray[i].writeValue;
+        if (op->operation == CU_STREAM_MEM_OP_WRITE_VALUE_32)
+            w[n++] = (struct graph_write){ op->address, op->value, 4 };
+        else if (op->operation == CU_STREAM_MEM_OP_WRITE_VALUE_64)
+            w[n++] = (struct graph_write){ op->address, op->value64, 8 };
+    }
+    if (!n) {
+        free(w);
+        return 0;
+    }
+    free(x->writes);
+    x->writes = w, x->nwrites = n;
+    return 1;
+}
+
+static int memop_item(CUgraphNode node, struct graph_item *x)
+{
+    const struct sg_driver *d = sg_driver();
+    CUDA_BATCH_MEM_OP_NODE_PARAMS p;
+    memset(&p, 0, sizeof p);
+    return d->cuGraphBatchMemOpNodeGetParams && d->cuGraphBatchMemOpNodeGetParams(node, &p) == CUDA_SUCCESS &&
+           p.paramArray && sg_graph_memop_item_set(x, &p);
+}
+
 /* A kernel node: its parameters as the driver keeps them for the node. */
 static int kernel_item(CUgraphNode node, struct graph_item *x)
 {
@@ -171,6 +200,11 @@ static size_t walk_node(struct walk *w, CUgraphNode node, const size_t *deps, si
     case CU_GRAPH_NODE_TYPE_KERNEL:
         at = add_item(w->out, GI_KERNEL, node, deps, ndeps);
         if (at != (size_t)-1 && !kernel_item(node, &w->out->v[at]))
+            w->out->v[at].kind = GI_OTHER;
+        return at;
+    case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
+        at = add_item(w->out, GI_MEMOP, node, deps, ndeps);
+        if (at != (size_t)-1 && !memop_item(node, &w->out->v[at]))
             w->out->v[at].kind = GI_OTHER;
         return at;
     case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
@@ -289,7 +323,7 @@ void sg_graph_walk(CUgraph g, struct graph_items *out, const struct graph_walk_o
 void sg_graph_items_free(struct graph_items *items)
 {
     for (size_t i = 0; i < items->n; i++)
-        free(items->v[i].deps), free(items->v[i].ptrs);
+        free(items->v[i].deps), free(items->v[i].ptrs), free(items->v[i].writes);
     free(items->v);
     memset(items, 0, sizeof *items);
 }

@@ -14,8 +14,17 @@
 /* GI_MEMSET: a memset node, described as a copy with no source (its dst
  * side, rows and pitch in copy). GI_KERNEL: a kernel node, with the values
  * of its pointer-sized parameters (an executable graph keeps the
- * parameters it was instantiated or last set with). */
-enum graph_item_kind { GI_OTHER, GI_COPY, GI_RECORD, GI_WAIT, GI_HOST, GI_MEMSET, GI_KERNEL };
+ * parameters it was instantiated or last set with). GI_MEMOP: a batch
+ * memory operation node's writes (cuStreamWriteValue32/64 captured, or
+ * the node made itself). */
+enum graph_item_kind { GI_OTHER, GI_COPY, GI_RECORD, GI_WAIT, GI_HOST, GI_MEMSET, GI_KERNEL, GI_MEMOP };
+
+/* One write of a memory operation node: size bytes of value at address. */
+struct graph_write {
+    CUdeviceptr address;
+    uint64_t value;
+    unsigned size;
+};
 
 struct graph_host_fn;
 
@@ -28,6 +37,8 @@ struct graph_item {
     const char *kernel; /* GI_KERNEL: its name (kept for good) */
     unsigned nptrs;     /* GI_KERNEL: its pointer-sized parameters' values */
     uintptr_t *ptrs;
+    unsigned nwrites;   /* GI_MEMOP */
+    struct graph_write *writes;
     size_t ndeps;
     size_t *deps; /* indices of earlier items */
 };
@@ -59,5 +70,8 @@ void sg_graph_items_free(struct graph_items *items);
 /* A kernel item's parameters from CUDA_KERNEL_NODE_PARAMS (func or kern,
  * kernelParams or extra): 0 if they cannot be read. */
 int sg_graph_kernel_item_set(struct graph_item *x, const CUDA_KERNEL_NODE_PARAMS *p);
+/* A memory operation item's writes from its node's parameters: 0 if the
+ * node writes nothing (waits only) or they cannot be kept. */
+int sg_graph_memop_item_set(struct graph_item *x, const CUDA_BATCH_MEM_OP_NODE_PARAMS *p);
 
 #endif

@@ -41,8 +41,10 @@ DRV_TESTBINS = \
 	drv/dw_dtod_alias_race \
 	drv/dw_flag_poll_ok \
 	drv/dw_flag_poll_other_stream_race \
+	drv/dw_graph_flag_poll_ok \
 	drv/dw_graph_memset_ok \
 	drv/dw_graph_memset_race \
+	drv/dw_graph_write_value_race \
 	drv/dw_memset2d_alias_event_ok \
 	drv/dw_memset2d_alias_write_race \
 	drv/dw_memset_race \
@@ -316,8 +318,10 @@ DRV_SOURCES = \
 	drv/dw_dtod_alias_race.c \
 	drv/dw_flag_poll_ok.c \
 	drv/dw_flag_poll_other_stream_race.c \
+	drv/dw_graph_flag_poll_ok.c \
 	drv/dw_graph_memset_ok.c \
 	drv/dw_graph_memset_race.c \
+	drv/dw_graph_write_value_race.c \
 	drv/dw_memset2d_alias_event_ok.c \
 	drv/dw_memset2d_alias_write_race.c \
 	drv/dw_memset_race.c \

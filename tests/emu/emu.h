@@ -422,6 +422,10 @@ emu_op *emu_host_node_op(CUhostFn fn, void *data);
  * node says), and its parameters back. */
 CUresult emu_kernel_node_op(const CUDA_KERNEL_NODE_PARAMS *p, emu_op **out);
 void emu_kernel_op_params(emu_op *op, CUDA_KERNEL_NODE_PARAMS *p);
+/* memop.c: a memory operation node of one wait or write, and its
+ * parameters back (a paramArray of one, kept in the node). */
+CUresult emu_value_node_op(const CUstreamBatchMemOpParams *p, emu_op **out);
+void emu_value_op_params(emu_op *op, CUDA_BATCH_MEM_OP_NODE_PARAMS *p);
 void emu_host_op_params(const emu_op *op, CUDA_HOST_NODE_PARAMS *p);
 /* Event record and event wait operations, as graph nodes have them. */
 CUresult emu_event_node_op(CUevent ev, bool record, emu_op **out);

@@ -25,6 +25,7 @@ typedef struct node_spec {
         const CUDA_HOST_NODE_PARAMS *host;          /* CU_GRAPH_NODE_TYPE_HOST */
         CUevent event;                              /* EVENT_RECORD, WAIT_EVENT */
         const CUDA_KERNEL_NODE_PARAMS *kernel;      /* CU_GRAPH_NODE_TYPE_KERNEL */
+        const CUstreamBatchMemOpParams *memop;      /* CU_GRAPH_NODE_TYPE_BATCH_MEM_OP */
     };
     bool in_ctx;
     CUcontext ctx;
@@ -44,6 +45,8 @@ static CUresult node_template(const node_spec *spec, emu_op **out)
         return CUDA_SUCCESS;
     case CU_GRAPH_NODE_TYPE_KERNEL:
         return emu_kernel_node_op(spec->kernel, out);
+    case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
+        return emu_value_node_op(spec->memop, out);
     default:
         return emu_event_node_op(spec->event, spec->type == CU_GRAPH_NODE_TYPE_EVENT_RECORD, out);
     }
@@ -80,6 +83,7 @@ static CUresult node_params(CUgraphNode node, CUgraphNodeType type, void *out)
         case CU_GRAPH_NODE_TYPE_MEMSET: emu_memset_op_params(node->tmpl, out); break;
         case CU_GRAPH_NODE_TYPE_HOST:   emu_host_op_params(node->tmpl, out); break;
         case CU_GRAPH_NODE_TYPE_KERNEL: emu_kernel_op_params(node->tmpl, out); break;
+        case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP: emu_value_op_params(node->tmpl, out); break;
         default:                        *(CUevent *)out = emu_event_op_event(node->tmpl); break;
         }
     }
@@ -147,6 +151,26 @@ CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_
     if (r == CUDA_SUCCESS)
         memcpy(nodeParams, &v2, sizeof *nodeParams);
     return r;
+}
+
+/* ---- memory operations ----------------------------------------------------- */
+
+/* One operation per node here (tests/README.md: not implemented). */
+CUresult CUDAAPI cuGraphAddBatchMemOpNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                          size_t numDependencies, const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams)
+{
+    if (!nodeParams || !nodeParams->paramArray || nodeParams->count == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (nodeParams->count != 1 || nodeParams->flags)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    node_spec spec = { .type = CU_GRAPH_NODE_TYPE_BATCH_MEM_OP, .memop = nodeParams->paramArray,
+                       .in_ctx = true, .ctx = nodeParams->ctx };
+    return add_typed(phGraphNode, hGraph, dependencies, numDependencies, &spec);
+}
+
+CUresult CUDAAPI cuGraphBatchMemOpNodeGetParams(CUgraphNode hNode, CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out)
+{
+    return node_params(hNode, CU_GRAPH_NODE_TYPE_BATCH_MEM_OP, nodeParams_out);
 }
 
 /* ---- memset ---------------------------------------------------------------- */

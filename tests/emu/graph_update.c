@@ -246,6 +246,21 @@ CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphN
     return cuGraphExecKernelNodeSetParams_v2(hGraphExec, hNode, &v2);
 }
 
+CUresult CUDAAPI cuGraphExecBatchMemOpNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                    const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams)
+{
+    if (!nodeParams || !nodeParams->paramArray || nodeParams->count == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (nodeParams->count != 1 || nodeParams->flags)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    emu_lock();
+    emu_op *t = NULL;
+    CUresult made = emu_value_node_op(nodeParams->paramArray, &t);
+    CUresult r = exec_set(hGraphExec, hNode, CU_GRAPH_NODE_TYPE_BATCH_MEM_OP, made, t);
+    emu_unlock();
+    return r;
+}
+
 CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
                                                 const CUDA_MEMCPY3D *copyParams, CUcontext ctx)
 {

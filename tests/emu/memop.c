@@ -6,6 +6,8 @@
  * protected. */
 #include "emu.h"
 
+#include <string.h>
+
 typedef struct value_op {
     emu_op op;
     uintptr_t addr;
@@ -13,6 +15,9 @@ typedef struct value_op {
     size_t size;                /* 4 or 8 */
     bool host;                  /* the word is host memory: reach it by DMA */
     unsigned int cond;          /* CU_STREAM_WAIT_VALUE_GEQ/EQ/AND/NOR */
+    /* A graph node's parameters as cuGraphBatchMemOpNodeGetParams gives
+     * them back (filled when asked). */
+    CUstreamBatchMemOpParams param;
 } value_op;
 
 /* The conditions of CUstreamWaitValue_flags; GEQ is cyclic, ignoring
@@ -177,3 +182,51 @@ EMU_NULL_STREAM_ABIS(cuStreamBatchMemOp_v2, cuStreamBatchMemOp_v2_ptsz,
                      (CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray,
                       unsigned int flags),
                      batch_mem_op, stream, count, paramArray, flags)
+
+/* ---- graph memory operation nodes ---------------------------------------- */
+
+/* A node of one wait or write: the operation each launch enqueues (lock
+ * held). */
+CUresult emu_value_node_op(const CUstreamBatchMemOpParams *p, emu_op **out)
+{
+    const struct CUstreamMemOpWaitValueParams_st *w = &p->waitValue;
+    bool wait = p->operation == CU_STREAM_MEM_OP_WAIT_VALUE_32 || p->operation == CU_STREAM_MEM_OP_WAIT_VALUE_64;
+    bool write = p->operation == CU_STREAM_MEM_OP_WRITE_VALUE_32 || p->operation == CU_STREAM_MEM_OP_WRITE_VALUE_64;
+    if (!wait && !write)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    size_t size = p->operation == CU_STREAM_MEM_OP_WAIT_VALUE_64 || p->operation == CU_STREAM_MEM_OP_WRITE_VALUE_64 ? 8 : 4;
+    unsigned int cond = wait ? w->flags & ~(unsigned int)CU_STREAM_WAIT_VALUE_FLUSH : 0;
+    if (cond > CU_STREAM_WAIT_VALUE_NOR)
+        return CUDA_ERROR_INVALID_VALUE;
+    bool host = false;
+    CUresult r = locate_word((uintptr_t)w->address, size, &host);
+    if (r != CUDA_SUCCESS)
+        return r;
+    value_op *op = emu_op_new(wait ? &wait_value_class : &write_value_class, sizeof *op);
+    op->addr = (uintptr_t)w->address;
+    op->value = size == 8 ? w->value64 : w->value;
+    op->size = size;
+    op->host = host;
+    op->cond = cond;
+    *out = &op->op;
+    return CUDA_SUCCESS;
+}
+
+void emu_value_op_params(emu_op *op, CUDA_BATCH_MEM_OP_NODE_PARAMS *p)
+{
+    value_op *v = (value_op *)op;
+    bool wait = op->cls == &wait_value_class;
+    memset(&v->param, 0, sizeof v->param);
+    v->param.operation = wait ? (v->size == 8 ? CU_STREAM_MEM_OP_WAIT_VALUE_64 : CU_STREAM_MEM_OP_WAIT_VALUE_32)
+                              : (v->size == 8 ? CU_STREAM_MEM_OP_WRITE_VALUE_64 : CU_STREAM_MEM_OP_WRITE_VALUE_32);
+    v->param.waitValue.address = (CUdeviceptr)v->addr; /* same layout in writeValue */
+    if (v->size == 8)
+        v->param.waitValue.value64 = v->value;
+    else
+        v->param.waitValue.value = (cuuint32_t)v->value;
+    v->param.waitValue.flags = v->cond;
+    memset(p, 0, sizeof *p);
+    emu_ctx_current(&p->ctx);
+    p->count = 1;
+    p->paramArray = &v->param;
+}

@@ -142,6 +142,15 @@ SG_CUDA_SHIM(cuGraphExecKernelNodeSetParams, (CUgraphExec exec, CUgraphNode node
     return r;
 }
 
+SG_CUDA_SHIM(cuGraphExecBatchMemOpNodeSetParams, (CUgraphExec exec, CUgraphNode node,
+                                                 const CUDA_BATCH_MEM_OP_NODE_PARAMS *p))
+{
+    CUresult r = SG_FORWARD(cuGraphExecBatchMemOpNodeSetParams, exec, node, p);
+    if (r == CUDA_SUCCESS && p && SG_ENTER())
+        sg_graph_exec_memop_set(exec, node, p);
+    return r;
+}
+
 SG_CUDA_SHIM(cuGraphExecHostNodeSetParams, (CUgraphExec exec, CUgraphNode node, const CUDA_HOST_NODE_PARAMS *p))
 {
     if (!SG_ENTER())
@@ -164,6 +173,11 @@ SG_CUDA_SHIM(cuGraphExecNodeSetParams, (CUgraphExec exec, CUgraphNode node, CUgr
         sg_graph_exec_host_set(exec, node, (const CUDA_HOST_NODE_PARAMS *)&q->host);
     if (r == CUDA_SUCCESS && q && q->type == CU_GRAPH_NODE_TYPE_MEMCPY)
         sg_graph_exec_copy_set(exec, node, &q->memcpy.copyParams);
+    if (r == CUDA_SUCCESS && q && q->type == CU_GRAPH_NODE_TYPE_BATCH_MEM_OP) {
+        const CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 *b = &q->memOp;
+        CUDA_BATCH_MEM_OP_NODE_PARAMS v1 = { b->ctx, b->count, b->paramArray, b->flags };
+        sg_graph_exec_memop_set(exec, node, &v1);
+    }
     if (r == CUDA_SUCCESS && q && q->type == CU_GRAPH_NODE_TYPE_KERNEL) {
         const CUDA_KERNEL_NODE_PARAMS_v3 *k = &q->kernel; /* the v2 fields, in order */
         CUDA_KERNEL_NODE_PARAMS v2 = { .func = k->func, .kernelParams = k->kernelParams,

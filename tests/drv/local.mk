@@ -41,6 +41,8 @@ DRV_TESTBINS = \
 	drv/dw_dtod_alias_race \
 	drv/dw_flag_poll_ok \
 	drv/dw_flag_poll_other_stream_race \
+	drv/dw_graph_dtod_alias_event_ok \
+	drv/dw_graph_dtod_alias_race \
 	drv/dw_graph_flag_poll_ok \
 	drv/dw_graph_memset_ok \
 	drv/dw_graph_memset_race \
@@ -318,6 +320,8 @@ DRV_SOURCES = \
 	drv/dw_dtod_alias_race.c \
 	drv/dw_flag_poll_ok.c \
 	drv/dw_flag_poll_other_stream_race.c \
+	drv/dw_graph_dtod_alias_event_ok.c \
+	drv/dw_graph_dtod_alias_race.c \
 	drv/dw_graph_flag_poll_ok.c \
 	drv/dw_graph_memset_ok.c \
 	drv/dw_graph_memset_race.c \

@@ -331,29 +331,33 @@ void sg_graph_updated(CUgraphExec exec, CUgraph graph)
 
 /* ---- updates: the next launch runs the new parameters ---- */
 
-/* Calls fn on the item of exec standing for node, under the lock. */
-static void update_item(CUgraphExec exec, CUgraphNode node, void (*fn)(struct graph_item *, const void *),
-                        const void *arg)
+/* Calls fn on the item of exec standing for node, under the lock; fn may
+ * mark the items (a node that mattered to nothing may matter now). */
+typedef void update_fn(struct graph_items *items, struct graph_item *it, const void *arg);
+
+static void update_item(CUgraphExec exec, CUgraphNode node, update_fn *fn, const void *arg)
 {
     struct graph_exec *g;
     sg_lock(&graphs_lock);
     HASH_FIND_PTR(execs, &exec, g);
     for (size_t i = 0; g && i < g->items.n; i++)
         if (g->items.v[i].node == node)
-            fn(&g->items.v[i], arg);
+            fn(&g->items, &g->items.v[i], arg);
     sg_unlock(&graphs_lock);
 }
 
-static void set_copy(struct graph_item *it, const void *arg)
+static void set_copy(struct graph_items *items, struct graph_item *it, const void *arg)
 {
     if (it->kind == GI_COPY || it->kind == GI_OTHER) {
         it->kind = GI_COPY;
         it->copy = *(const CUDA_MEMCPY3D *)arg;
+        items->interesting = 1;
     }
 }
 
-static void set_host(struct graph_item *it, const void *arg)
+static void set_host(struct graph_items *items, struct graph_item *it, const void *arg)
 {
+    (void)items;
     if (it->kind != GI_HOST)
         return;
     if (it->host)
@@ -363,47 +367,36 @@ static void set_host(struct graph_item *it, const void *arg)
         it->host->users++;
 }
 
-static void set_kernel(struct graph_item *it, const void *arg)
+static void set_kernel(struct graph_items *items, struct graph_item *it, const void *arg)
 {
-    if (it->kind == GI_KERNEL || it->kind == GI_OTHER) {
-        if (sg_graph_kernel_item_set(it, arg))
-            it->kind = GI_KERNEL;
+    if ((it->kind == GI_KERNEL || it->kind == GI_OTHER) && sg_graph_kernel_item_set(it, arg)) {
+        it->kind = GI_KERNEL;
+        items->kernels = 1;
+    }
+}
+
+static void set_memop(struct graph_items *items, struct graph_item *it, const void *arg)
+{
+    const CUDA_BATCH_MEM_OP_NODE_PARAMS *p = arg;
+    if (it->kind != GI_MEMOP && it->kind != GI_OTHER)
+        return;
+    if (p->paramArray && sg_graph_memop_item_set(it, p)) {
+        it->kind = GI_MEMOP;
+        items->interesting = 1;
+    } else if (it->kind == GI_MEMOP) {
+        it->kind = GI_OTHER; /* writes nothing now */
+        free(it->writes), it->writes = NULL, it->nwrites = 0;
     }
 }
 
 void sg_graph_exec_kernel_set(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS *p)
 {
-    struct graph_exec *g;
     update_item(exec, node, set_kernel, p);
-    sg_lock(&graphs_lock);
-    HASH_FIND_PTR(execs, &exec, g);
-    if (g)
-        g->items.kernels = 1; /* a node first read as undecodable may be one now */
-    sg_unlock(&graphs_lock);
-}
-
-static void set_memop(struct graph_item *it, const void *arg)
-{
-    if (it->kind == GI_MEMOP || it->kind == GI_OTHER) {
-        const CUDA_BATCH_MEM_OP_NODE_PARAMS *p = arg;
-        if (p->paramArray && sg_graph_memop_item_set(it, p)) {
-            it->kind = GI_MEMOP;
-        } else if (it->kind == GI_MEMOP) {
-            it->kind = GI_OTHER; /* writes nothing now */
-            free(it->writes), it->writes = NULL, it->nwrites = 0;
-        }
-    }
 }
 
 void sg_graph_exec_memop_set(CUgraphExec exec, CUgraphNode node, const CUDA_BATCH_MEM_OP_NODE_PARAMS *p)
 {
-    struct graph_exec *g;
     update_item(exec, node, set_memop, p);
-    sg_lock(&graphs_lock);
-    HASH_FIND_PTR(execs, &exec, g);
-    if (g)
-        g->items.interesting = 1; /* a node that wrote nothing may write now */
-    sg_unlock(&graphs_lock);
 }
 
 void sg_graph_exec_copy_set(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D *p)

@@ -372,6 +372,7 @@ static void set_kernel(struct graph_items *items, struct graph_item *it, const v
     if ((it->kind == GI_KERNEL || it->kind == GI_OTHER) && sg_graph_kernel_item_set(it, arg)) {
         it->kind = GI_KERNEL;
         items->kernels = 1;
+        items->kernels_gen = 0; /* its pointers are to be looked up again */
     }
 }
 
@@ -528,7 +529,8 @@ static int copy_items(struct graph_items *dst, const struct graph_items *src)
 }
 
 /* Whether a kernel item may write pinned memory now: pinned memory is
- * allocated and freed between launches, so this is asked at each launch. */
+ * allocated and freed between launches, so this is asked again whenever
+ * the pinned table has changed. */
 static int kernel_may_write_pinned(const struct graph_item *x)
 {
     if (sg_opt.kernel_all_mapped)
@@ -543,18 +545,23 @@ static int kernel_may_write_pinned(const struct graph_item *x)
 
 /* Whether a launch of these items needs modelling item by item: host
  * copies, events or host nodes; or kernels given pinned memory (a graph
- * of kernels on device memory alone, the common case, costs one look-up
- * per pointer argument). graphs_lock held. */
-static int items_matter(const struct graph_items *it)
+ * of kernels on device memory alone, the common case, is looked up once
+ * per change of the pinned table, not at every launch). graphs_lock held. */
+static int items_matter(struct graph_items *it)
 {
     if (it->interesting)
         return 1;
     if (!it->kernels || !sg_opt.kernel_args || !sg_pinned_any())
         return 0;
-    for (size_t i = 0; i < it->n; i++)
+    uint64_t gen = sg_pinned_generation();
+    if (it->kernels_gen == gen)
+        return it->kernels_hit;
+    it->kernels_hit = 0;
+    for (size_t i = 0; i < it->n && !it->kernels_hit; i++)
         if (it->v[i].kind == GI_KERNEL && kernel_may_write_pinned(&it->v[i]))
-            return 1;
-    return 0;
+            it->kernels_hit = 1;
+    it->kernels_gen = gen;
+    return it->kernels_hit;
 }
 
 /* The launch is work on s after the previous launch of the same graph

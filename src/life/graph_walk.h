@@ -48,6 +48,10 @@ struct graph_items {
     struct graph_item *v;
     int interesting; /* any item other than GI_OTHER and GI_KERNEL */
     int kernels;     /* any GI_KERNEL item: they matter only while pinned memory exists */
+    /* Whether a kernel item points into pinned memory, as found under the
+     * pinned table's generation kernels_gen (0: not asked yet). */
+    uint64_t kernels_gen;
+    int kernels_hit;
 };
 
 /* What the walk asks the caller (life/graph.c), which knows what the

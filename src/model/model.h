@@ -40,6 +40,9 @@ int sg_pinned_touches_unlocked(uintptr_t lo, uintptr_t hi);
 size_t sg_pinned_isolated_size(size_t n);
 /* Lock-free snapshot count, for the hot path: no pinned memory, no work. */
 int sg_pinned_any(void);
+/* Changes with every allocation, free or alias the table learns: what was
+ * looked up in it under one generation holds while it stays the same. */
+uint64_t sg_pinned_generation(void);
 /* The start of the pinned range holding p, in *base; 0 if there is one. */
 int sg_pinned_base(uintptr_t p, uintptr_t *base);
 /* The pinned range holding the byte at p: 1 with *base and *size, else 0

@@ -24,7 +24,13 @@ static size_t count, cap;
 static atomic_size_t published_count;
 static struct range *_Atomic published; /* ranges, for readers without the lock */
 static sg_lock_t pinned_lock = SG_LOCK_INIT;
+static _Atomic uint64_t generation = 1; /* bumped by every change of the table */
 static void forget_aliases_of(uintptr_t host);
+
+uint64_t sg_pinned_generation(void)
+{
+    return atomic_load_explicit(&generation, memory_order_acquire);
+}
 
 int sg_pinned_any(void)
 {
@@ -69,6 +75,7 @@ int sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver_
     ranges[at] = (struct range){ base, size, flags, driver_base };
     count++;
     atomic_store(&published_count, count);
+    atomic_fetch_add(&generation, 1);
     sg_unlock(&pinned_lock);
     return 0;
 }
@@ -85,6 +92,7 @@ int sg_pinned_remove(uintptr_t base, size_t *size, uintptr_t *driver_base)
         count--;
         forget_aliases_of(base);
         atomic_store(&published_count, count);
+        atomic_fetch_add(&generation, 1);
     }
     sg_unlock(&pinned_lock);
     return found ? 0 : -1;
@@ -146,6 +154,7 @@ void sg_pinned_alias_add(uintptr_t alias, size_t size, uintptr_t host_base)
         aliases[i] = (struct alias){ alias, host_base, size };
         if (i == n)
             atomic_store(&naliases, n + 1);
+        atomic_fetch_add(&generation, 1);
     }
     sg_unlock(&pinned_lock);
 }
@@ -251,6 +260,7 @@ void sg_pinned_after_fork_child(void)
     count = 0;
     atomic_store(&published_count, 0);
     atomic_store(&naliases, 0);
+    atomic_fetch_add(&generation, 1);
 }
 
 /* Allocations from this size up get mappings of their own from the driver,

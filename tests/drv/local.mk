@@ -61,6 +61,7 @@ DRV_TESTBINS = \
 	drv/huge_partial_neighbour \
 	drv/huge_partial_race \
 	drv/huge_pinned_flags \
+	drv/huge_pinned_fork \
 	drv/huge_pinned_off \
 	drv/k_alias_read_race \
 	drv/k_alias_stream_query_ok \
@@ -340,6 +341,7 @@ DRV_SOURCES = \
 	drv/huge_partial_neighbour.c \
 	drv/huge_partial_race.c \
 	drv/huge_pinned_flags.c \
+	drv/huge_pinned_fork.c \
 	drv/huge_pinned_off.c \
 	drv/k_alias_read_race.c \
 	drv/k_alias_stream_query_ok.c \

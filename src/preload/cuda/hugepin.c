@@ -21,6 +21,9 @@
  * hugetlbfs (MAP_HUGETLB) is not used: it cannot be mprotected in parts
  * smaller than its page, and a copy need not start or end on one.
  *
+ * A forked child gets the block exactly when it would get the driver's
+ * allocation (MADV_DONTFORK where the driver's mapping is VM_DONTCOPY).
+ *
  * The program must never see a difference: WRITECOMBINED (registration
  * has no such flag), a machine without transparent huge pages, and every
  * failing step give the driver's allocation, as without this option. */
@@ -110,12 +113,55 @@ static void *map_aligned(size_t len)
     return (void *)at;
 }
 
-/* Huge pages asked for, then every page faulted in writable now, so that
- * the registration pins what the kernel gave the advice (huge where it
- * could) and the program's first touch costs no fault. */
+/* Whether the mapping holding p is kept out of a forked child
+ * (VM_DONTCOPY: "dc" among its VmFlags). */
+static int dont_copy(const void *p)
+{
+    FILE *f = fopen("/proc/self/smaps", "re");
+    char line[512];
+    int in = 0, dc = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+            in = lo <= (uintptr_t)p && (uintptr_t)p < hi;
+        else if (in && strncmp(line, "VmFlags:", 8) == 0) {
+            dc = strstr(line, " dc") != NULL;
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+    return dc;
+}
+
+/* Whether a forked child gets the driver's pinned allocations: if not,
+ * it must not get ours either (nor make the kernel copy them at fork, as
+ * it does for pinned anonymous pages, splitting the parent's huge pages).
+ * Asked once, of a one-byte allocation of the driver's. */
+static int driver_dont_fork(void)
+{
+    static atomic_int known; /* 0: not asked, 1: kept out, -1: copied */
+    int k = atomic_load(&known);
+    if (k)
+        return k > 0;
+    void *q = NULL;
+    if (SG_FORWARD(cuMemAllocHost_v2, &q, 1) != CUDA_SUCCESS || !q)
+        return 0; /* asked again next time */
+    k = dont_copy(q) ? 1 : -1;
+    SG_FORWARD(cuMemFreeHost, q);
+    atomic_store(&known, k);
+    return k > 0;
+}
+
+/* Huge pages asked for (and kept out of forked children where the
+ * driver's allocations are), then every page faulted in writable now, so
+ * that the registration pins what the kernel gave the advice (huge where
+ * it could) and the program's first touch costs no fault. */
 static int advise_and_populate(void *p, size_t len)
 {
     if (SG_NEXT(madvise)(p, len, MADV_HUGEPAGE) != 0)
+        return -1;
+    if (driver_dont_fork() && SG_NEXT(madvise)(p, len, MADV_DONTFORK) != 0)
         return -1;
     if (SG_NEXT(madvise)(p, len, MADV_POPULATE_WRITE) != 0) /* before Linux 5.14 */
         for (size_t off = 0; off < len; off += sg_page_size)

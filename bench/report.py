@@ -20,21 +20,34 @@ CONFIGS = {
     "sg-sync": "syncguard mode=sync",
     "sg-sampled": "syncguard sample=" + os.environ.get("BENCH_SAMPLE", "100"),
     "sg-nosrc": "syncguard guard_sources=0",
+    "sg-nohuge": "syncguard mode=report huge_pinned=0",
     "tcsan": "TORCH_CUDA_SANITIZER=1",
     "memcheck": "compute-sanitizer memcheck †",
 }
 PY_TARGET = float(os.environ.get("SG_BENCH_PY_TARGET", "1.03"))
-# The sampled mode's target on the PyTorch workloads (#17: 1.01).
+# The sampled mode's target on every workload (#17: 1.01).
 SAMPLED_TARGET = float(os.environ.get("SG_BENCH_SAMPLED_TARGET", "1.01"))
+
+
+# A guarded 64 MiB copy against native (#17: 1.10).
+LARGE_TARGET = float(os.environ.get("SG_BENCH_LARGE_TARGET", "1.10"))
+# Workloads shown as tables of their own (size or threads against configurations).
+PIVOTS = {"sizes": "Guarded-copy cost against copy size (bench/copy_sizes.c sizes)",
+          "threads": "Guarded-copy cost against the threads of the process (bench/copy_sizes.c threads)"}
 
 
 def target(workload, case, cfg):
     """(kind, limit, text) for syncguard rows, None for the others."""
-    if not cfg.startswith("sg-") or workload == "loader":
-        return None  # loader: a diagnostic of the training loop's pattern
-    if workload != "micro":
-        limit = SAMPLED_TARGET if cfg == "sg-sampled" else PY_TARGET
-        return ("ratio", limit, f"≤ {limit:g}× native")
+    if not cfg.startswith("sg-") or workload in ("loader", "threads") or cfg == "sg-nohuge":
+        return None  # loader, threads: diagnostics; huge_pinned=0: the reference
+    if cfg == "sg-sampled":
+        return ("ratio", SAMPLED_TARGET, f"≤ {SAMPLED_TARGET:g}× native")
+    if workload not in ("micro", "sizes"):
+        return ("ratio", PY_TARGET, f"≤ {PY_TARGET:g}× native")
+    if case in ("d2h_pinned_64MiB", "d2h_64MiB"):
+        return ("ratio", LARGE_TARGET, f"≤ {LARGE_TARGET:g}× native (64 MiB copy)")
+    if workload == "sizes":
+        return None if case == "d2h_512MiB" else ("added", 3.0, "≤ 3 µs added (guarded copy)")
     if case == "launch_mapped_sync":
         return ("added", 3.0, "≤ 3 µs added (guarded launch)")
     if case.startswith("launch_"):
@@ -69,10 +82,11 @@ def main():
         if note:
             notes.setdefault(k, set()).add(note)
 
+    data = (vals, iters, notes, fails, seen, cases)
+    missed = []
     print("| workload | case | config | iters | median | min–max (runs) | × native "
           "| added / iter | target | met? | notes |")
     print("|---|---|---|---:|---:|---:|---:|---:|---|---|---|")
-    missed = []
     for w in [w for w in ("micro", "resnet", "train", "loader") if any(s[0] == w for s in seen)]:
         micro = w == "micro"
         unit, div = ("µs", 1.0) if micro else ("ms", 1000.0)
@@ -113,6 +127,9 @@ def main():
     print()
     print("† compute-sanitizer runs once with reduced iterations (the iters column); "
           "its per-iteration time is compared with native's.")
+    for w, title in PIVOTS.items():
+        if any(x[0] == w for x in seen):
+            pivot(w, title, data, missed)
     print()
     if missed:
         print("**Targets missed:**")
@@ -121,6 +138,60 @@ def main():
             print(f"- {m}")
     else:
         print("**All targets met.**")
+
+
+def cell(v, base):
+    """'median µs (+added, ×ratio)' of one configuration's runs."""
+    med = statistics.median(v)
+    if not base:
+        return med, f"{med:.1f}"
+    return med, f"{med:.1f} ({med - base:+.1f}, {med / base:.3f}×)"
+
+
+def pivot(w, title, data, missed):
+    """One row per case, one column per configuration: µs per copy (+ added
+    over native, × native), each target checked."""
+    vals, iters, notes, fails, seen, cases = data
+    cfgs = [c for c in CONFIGS if (w, c) in seen]
+    print()
+    print(f"### {title}")
+    print()
+    print("µs per copy + synchronize, median of the runs (added over native, × native).")
+    print()
+    print("| case | " + " | ".join(CONFIGS[c] for c in cfgs) + " | targets |")
+    print("|---|" + "---:|" * len(cfgs) + "---|")
+    for case in cases.get(w, []):
+        base = vals.get((w, case, "native"))
+        base = statistics.median(base) if base else None
+        cols, checks = [], []
+        for cfg in cfgs:
+            v = vals.get((w, case, cfg))
+            if v and cfg == "native":
+                cols.append(f"{statistics.median(v):.1f}")
+                continue
+            if not v:
+                why = "; ".join(fails.get((w, cfg), [])) or "no result"
+                cols.append(f"— ({why})")
+                t = target(w, case, cfg)
+                if t:
+                    checks.append(f"{CONFIGS[cfg]}: {t[2]}: NO (no result)")
+                    missed.append(f"{w} {case} {CONFIGS[cfg]}: no result ({why})")
+                continue
+            med, text = cell(v, base)
+            cols.append(text)
+            t = target(w, case, cfg)
+            if t and base:
+                got = med - base if t[0] == "added" else med / base
+                ok = got <= t[1]
+                checks.append(f"{CONFIGS[cfg]} {t[2]}: {'yes' if ok else 'NO'}")
+                if not ok:
+                    missed.append(f"{w} {case} {CONFIGS[cfg]}: {med - base:+.1f} µs added, "
+                                  f"{med / base:.3f}× native ({t[2]})")
+        print(f"| {case} | " + " | ".join(cols) + f" | {'; '.join(checks)} |")
+    extra = sorted({n for (ww, c, cfg), ns in notes.items() if ww == w for n in ns})
+    if extra:
+        print()
+        print("Notes: " + "; ".join(extra))
 
 
 if __name__ == "__main__":

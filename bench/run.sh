@@ -3,10 +3,14 @@
 # syncguard overhead benchmark, side by side in one run:
 #   workloads  micro (bench/micro.cu), resnet (bench/resnet.py), train (bench/train.py),
 #              loader (bench/pinned_loader.c: the training loop's copy pattern in C,
-#              a diagnostic without a target)
+#              a diagnostic without a target), sizes and threads
+#              (bench/copy_sizes.c: a guarded copy's cost against its size, 4 KiB to
+#              512 MiB, and against 1, 8, 64 idle threads and 8 busy ones; tables
+#              of their own)
 #   configs    native; syncguard mode=report; syncguard mode=sync; syncguard
 #              sample=N (the sampled mode, N from BENCH_SAMPLE, default 100);
-#              syncguard guard_sources=0 (train only);
+#              syncguard guard_sources=0 (train only); syncguard mode=report
+#              huge_pinned=0 (sizes, threads: the cost without huge pages);
 #              TORCH_CUDA_SANITIZER=1 (PyTorch workloads); compute-sanitizer
 #              memcheck (micro and one short ResNet run, reduced iterations)
 # Every program times itself (start-up and CUDA init excluded) and prints
@@ -24,7 +28,9 @@
 # runs that would start later are skipped; the compute-sanitizer ResNet run
 # comes last and gets what is left, at most 240 s), SG_BENCH_PY_TARGET (1.03),
 # BENCH_REV (the revision named in the table when the tree has no .git),
-# BENCH_SAMPLE (100: the sampled configuration's sample=N).
+# BENCH_SAMPLE (100: the sampled configuration's sample=N), BENCH_REPS_SIZES (3:
+# repetitions of sizes and threads), BENCH_SIZES_SCALE (1: multiplies their
+# iteration counts).
 set -u
 ulimit -c 0
 
@@ -41,6 +47,8 @@ CSAN=$(command -v compute-sanitizer || ls "$CUDA/bin/compute-sanitizer" \
   "$CUDA/compute-sanitizer/compute-sanitizer" 2>/dev/null | head -1)
 REPS_MICRO=${BENCH_REPS_MICRO:-5}
 REPS_PY=${BENCH_REPS_PY:-5}
+REPS_SIZES=${BENCH_REPS_SIZES:-3}
+SIZES_SCALE=${BENCH_SIZES_SCALE:-1}
 BUDGET=${BENCH_BUDGET:-450}
 SAMPLE=${BENCH_SAMPLE:-100}
 SGLP=${LD_LIBRARY_PATH:-}
@@ -51,6 +59,8 @@ STARTED=$(date -u)
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/syncguard-bench.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 RAW=$TMP/raw.csv
+PROFILE=$TMP/profile.md
+: >"$PROFILE"
 echo "workload,config,rep,case,iterations,us_per_iter,rc,wall_s,note" >"$RAW"
 progress() { printf '[%4ds] %s\n' "$SECONDS" "$*"; }
 comment() { sed 's/^/#   /' | tee -a "$RAW"; }  # stdin into RAW as comments, and shown
@@ -61,6 +71,7 @@ prefix() { # CFG: PRE=(the command prefix of that configuration)
   case $1 in
     sg-nosrc) PRE+=("LD_PRELOAD=$LIB" "LD_LIBRARY_PATH=$SGLP" "SYNCGUARD_OPTIONS=guard_sources=0") ;;
     sg-sampled) PRE+=("LD_PRELOAD=$LIB" "LD_LIBRARY_PATH=$SGLP" "SYNCGUARD_OPTIONS=sample=$SAMPLE") ;;
+    sg-nohuge) PRE+=("LD_PRELOAD=$LIB" "LD_LIBRARY_PATH=$SGLP" "SYNCGUARD_OPTIONS=mode=report,huge_pinned=0") ;;
     sg-*) PRE+=("LD_PRELOAD=$LIB" "LD_LIBRARY_PATH=$SGLP" "SYNCGUARD_OPTIONS=mode=${1#sg-}") ;;
     tcsan) PRE+=(TORCH_CUDA_SANITIZER=1) ;;
     memcheck) PRE+=("$CSAN" --tool memcheck) ;;
@@ -70,11 +81,36 @@ workload() { # WORKLOAD CFG: CMD=(the program and its arguments)
   case $1 in
     micro) CMD=("$TMP/micro") ;;
     loader) CMD=("$TMP/pinned_loader") ;;
+    sizes | threads) CMD=("$TMP/copy_sizes" "$1") ;;
     *) CMD=("$PYTHON" "bench/$1.py") ;;
   esac
   if [ "$2" = memcheck ]; then  # reduced iterations under compute-sanitizer
-    case $1 in micro) CMD+=(0.1) ;; resnet) CMD+=(3 1) ;; esac
+    case $1 in micro | sizes | threads) CMD+=(0.1) ;; resnet) CMD+=(3 1) ;; esac
+  elif [ "$1" = sizes ] || [ "$1" = threads ]; then
+    CMD+=("$SIZES_SCALE")
   fi
+}
+
+# The first run of sizes and threads under syncguard also prints its counters
+# (verbosity=1: where the time went, mprotect_ns against the copies), kept with
+# the program's "# huge:" lines (how much of each buffer the kernel backed with
+# huge pages) for the results. verbosity=1 prints only at exit.
+profiled() { # WORKLOAD CFG REP: adds verbosity=1 to PRE's SYNCGUARD_OPTIONS
+  local i
+  case $1 in sizes | threads) ;; *) return ;; esac
+  [ "$3" = 1 ] || return
+  for i in "${!PRE[@]}"; do
+    [[ ${PRE[$i]} == SYNCGUARD_OPTIONS=* ]] && PRE[$i]="${PRE[$i]},verbosity=1"
+  done
+}
+keep_profile() { # WORKLOAD CFG REP: its "# huge:" and stats lines into PROFILE
+  case $1 in sizes | threads) ;; *) return ;; esac
+  [ "$3" = 1 ] || return
+  {
+    echo "- $1, $2 (first run):"
+    grep -h '^# huge: .*\(AnonHugePages\|enabled\)' "$TMP/out" | sed 's/^# huge: /  - /; s/ at 0x[0-9a-f]*//'
+    grep -h 'syncguard: stats:' "$TMP/err" | sed 's/^==[0-9]*==syncguard: /  - /'
+  } >>"$PROFILE" 2>/dev/null
 }
 
 # run_one WORKLOAD CFG REP LIMIT [MIN]: one process (at most LIMIT seconds;
@@ -85,6 +121,7 @@ run_one() {
   ((left < ${5:-20})) && why="skipped" && note="the ${BUDGET}s budget is spent"
   [ "$w" = micro ] && [ ! -x "$TMP/micro" ] && why="error" && note="micro did not build"
   [ "$w" = loader ] && [ ! -x "$TMP/pinned_loader" ] && why="error" && note="pinned_loader did not build"
+  case $w in sizes | threads) [ ! -x "$TMP/copy_sizes" ] && why="error" && note="copy_sizes did not build" ;; esac
   [ "$cfg" = memcheck ] && [ -z "$CSAN" ] && why="error" && note="compute-sanitizer not found"
   if [ -n "$why" ]; then
     echo "$w,$cfg,$rep,*,,$why,,,$note" >>"$RAW"
@@ -94,6 +131,7 @@ run_one() {
   ((limit > left)) && limit=$left
   prefix "$cfg"
   workload "$w" "$cfg"
+  profiled "$w" "$cfg" "$rep"
   t0=$(date +%s.%N)
   { timeout -k 5 "$limit" "${PRE[@]}" "${CMD[@]}" >"$TMP/out" 2>"$TMP/err" </dev/null; rc=$?; } 2>/dev/null
   wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
@@ -110,11 +148,12 @@ run_one() {
       echo "$w,$cfg,$rep,$c,$it,$us,$rc,$wall,$note"
     done <<<"$lines" >>"$RAW"
     progress "$w $cfg rep $rep: $(wc -l <<<"$lines") results, ${wall}s${note:+ ($note)}$(
-      [ "$w" = micro ] || echo ": ${lines##*,} us/iter")"
+      case $w in micro | sizes | threads) ;; *) echo ": ${lines##*,} us/iter" ;; esac)"
   else
     echo "$w,$cfg,$rep,*,,error,$rc,$wall,${note:-no result line}" >>"$RAW"
     progress "$w $cfg rep $rep: ERROR, ${wall}s (${note:-no result line})"
   fi
+  keep_profile "$w" "$cfg" "$rep"
   if ((rc != 0)) || [ -z "$lines" ]; then
     echo "# $w $cfg rep $rep: exit $rc; stderr tail:" | tee -a "$RAW"
     tail -n 15 "$TMP/err" | comment
@@ -140,6 +179,12 @@ if ! cc -O2 -pthread -I"$CUDA_DIR/include" bench/pinned_loader.c -o "$TMP/pinned
   echo "# pinned_loader build failed:" | tee -a "$RAW"
   tail -n 20 "$TMP/err" | comment
 fi
+progress "building copy_sizes: cc -O2 -pthread bench/copy_sizes.c -lcuda"
+if ! cc -O2 -pthread -I"$CUDA_DIR/include" bench/copy_sizes.c -o "$TMP/copy_sizes" \
+  -L"$CUDA_DIR/lib64/stubs" -lcuda >"$TMP/err" 2>&1; then
+  echo "# copy_sizes build failed:" | tee -a "$RAW"
+  tail -n 20 "$TMP/err" | comment
+fi
 GPU=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
 GPU=${GPU:-unknown (nvidia-smi failed)}
 NVCC_VER=$("$NVCC" --version 2>&1 | grep -o 'release .*' || echo "(not found)")
@@ -151,7 +196,13 @@ LIBSUM=$(sha256sum "$LIB" 2>/dev/null | cut -c1-12)
 progress "GPU: $GPU; CUDA $NVCC_VER; $TORCH_VER"
 
 # ------------------------------------------------------------------ measure
-for ((rep = 1; rep <= (REPS_MICRO > REPS_PY ? REPS_MICRO : REPS_PY); rep++)); do
+MAXREPS=$((REPS_MICRO > REPS_PY ? REPS_MICRO : REPS_PY))
+((REPS_SIZES > MAXREPS)) && MAXREPS=$REPS_SIZES
+for ((rep = 1; rep <= MAXREPS; rep++)); do
+  if ((rep <= REPS_SIZES)); then
+    for cfg in native sg-report sg-sync sg-sampled sg-nohuge; do run_one sizes $cfg $rep 60; done
+    for cfg in native sg-report sg-nohuge; do run_one threads $cfg $rep 60; done
+  fi
   if ((rep <= REPS_MICRO)); then
     for cfg in native sg-report sg-sync sg-sampled; do run_one micro $cfg $rep 90; done
     for cfg in native sg-report sg-sync sg-sampled; do run_one loader $cfg $rep 60; done
@@ -163,6 +214,7 @@ for ((rep = 1; rep <= (REPS_MICRO > REPS_PY ? REPS_MICRO : REPS_PY); rep++)); do
   fi
 done
 run_one micro memcheck 1 120
+run_one sizes memcheck 1 120
 run_one resnet memcheck 1 120 60
 
 # ------------------------------------------------------------------- report
@@ -181,16 +233,27 @@ OVERRIDES=$(env | grep -E '^(SYNCGUARD_LIB|SYNCGUARD_LIBDIR|PYTHON|NVCC|BENCH_[A
   echo "- Workloads (each times itself with a monotonic clock after a warmup; start-up and CUDA init excluded):"
   echo "  - micro: \`micro\` = \`nvcc -O2 bench/micro.cu\` (runtime API, static cudart); mean µs per iteration of each case"
   echo "  - resnet: \`$PYTHON bench/resnet.py\`: ResNet-50 (weights=None) inference, batch 64, **bf16 autocast**, channels_last, 150 batches after 20 warmup; output \`.to(\"cpu\", non_blocking=True)\` (pinned) + event record/synchronize + \`.sum()\`; ms per batch"
+  echo "  - sizes: \`copy_sizes sizes\` = \`cc -O2 bench/copy_sizes.c -lcuda\` (driver API): \`cuMemcpyDtoHAsync\` of a whole \`cuMemAllocHost\` buffer of 4 KiB, 1 MiB, 64 MiB, 512 MiB + \`cuStreamSynchronize\` + a host read; µs per copy"
+  echo "  - threads: \`copy_sizes threads\`: the same at 4 KiB and 64 MiB with 1, 8 and 64 idle threads in the process (blocked on a condition variable), then 64 idle + 8 busy (each spinning over its own memory)"
   echo "  - train: \`$PYTHON bench/train.py\`: 3-conv CNN, fp32, SGD, synthetic 3x64x64 data, DataLoader(batch_size=128, num_workers=2, pin_memory=True), 300 steps after 30 warmup, \`loss.item()\` every step; ms per step"
   echo "- Configurations (the program's command line follows the prefix):"
   echo "  - native: \`env -u LD_PRELOAD -u SYNCGUARD_OPTIONS -u TORCH_CUDA_SANITIZER\`"
   echo "  - syncguard: \`$SGCMD\`; for the training loop also \`SYNCGUARD_OPTIONS=guard_sources=0\` (only device-to-host destinations guarded)"
   echo "  - syncguard sampled: \`SYNCGUARD_OPTIONS=sample=$SAMPLE\` (each enqueue site's first 4 copies guarded, then one in $SAMPLE; every workload)"
   echo "  - TORCH_CUDA_SANITIZER=1 (PyTorch workloads; train.py switches it off in the DataLoader workers, which do CPU work only and cannot touch CUDA after fork)"
-  echo "  - compute-sanitizer: \`$CSAN --tool memcheck\`, once: \`micro 0.1\` (a tenth of the iterations) and \`resnet.py 3 1\` (3 batches after 1 warmup)"
-  echo "- Median of $REPS_MICRO runs (micro) / $REPS_PY runs (PyTorch), configurations alternating within each repetition. \"added / iter\" = median − native median."
+  echo "  - syncguard huge_pinned=0 (sizes, threads): \`SYNCGUARD_OPTIONS=mode=report,huge_pinned=0\`: the driver's own pinned allocations, guarded on 4 KiB pages"
+  echo "  - compute-sanitizer: \`$CSAN --tool memcheck\`, once: \`micro 0.1\` and \`copy_sizes sizes 0.1\` (a tenth of the iterations) and \`resnet.py 3 1\` (3 batches after 1 warmup)"
+  echo "- Median of $REPS_MICRO runs (micro) / $REPS_PY runs (PyTorch) / $REPS_SIZES runs (sizes, threads), configurations alternating within each repetition. \"added / iter\" = median − native median."
   echo
   BENCH_SAMPLE=$SAMPLE "$PYTHON" bench/report.py "$RAW" || echo "(bench/report.py failed: see bench/raw.csv)"
+  if [ -s "$PROFILE" ]; then
+    echo
+    echo "### Huge pages and syncguard's counters (sizes, threads; first run of each)"
+    echo
+    echo "AnonHugePages: how much of each pinned buffer the kernel backed with 2 MiB pages, when allocated and after its copies (guards over part of a huge page split it). mprotect_ns / mprotect_calls: syncguard's own time in mprotect."
+    echo
+    cat "$PROFILE"
+  fi
   echo
   echo "Raw timings and the stderr tails of failed runs: \`bench/raw.csv\`${OUT:+ (\`\$OUT/bench-raw.csv\`)}."
 } >bench/RESULTS.md

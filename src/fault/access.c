@@ -162,12 +162,14 @@ void sg_access_end(struct sg_access_window *w)
     errno = saved_errno;
 }
 
-void *sg_access_unpin(void *p, int entered)
+void *sg_access_unpin(void *p, int entered, size_t *size, unsigned *flags)
 {
     size_t n;
     uintptr_t driver_base;
-    if (sg_pinned_remove((uintptr_t)p, &n, &driver_base) != 0)
+    *size = 0, *flags = 0;
+    if (sg_pinned_remove((uintptr_t)p, &n, &driver_base, flags) != 0)
         return p;
+    *size = n;
     if (entered) {
         sg_access_free((uintptr_t)p, n);
         sg_lock(&sg_model_lock);

@@ -34,7 +34,8 @@ void sg_access_free(uintptr_t lo, size_t len);
  * flight on it is reported and waited for, and no page of it stays guarded
  * (unless the call comes from inside syncguard, entered 0); the range is
  * no longer pinned. Returns the address to give the driver back: its own,
- * not the one isolate_pinned handed out. */
-void *sg_access_unpin(void *p, int entered);
+ * not the one isolate_pinned handed out. The range's size and pinned
+ * flags (model.h) in *size and *flags when it was pinned, else 0. */
+void *sg_access_unpin(void *p, int entered, size_t *size, unsigned *flags);
 
 #endif

@@ -110,7 +110,7 @@ int sg_host_kind(uintptr_t p, size_t n)
     uintptr_t base;
     size_t size;
     if (tracked && a.kind != SG_HOST_PINNED && sg_pinned_base(p, &base) == 0)
-        sg_pinned_remove(base, &size, &base); /* gone since (unregistered, unmapped, freed) */
+        sg_pinned_remove(base, &size, &base, NULL); /* gone since (unregistered, unmapped, freed) */
     if (a.kind == SG_HOST_DEVICE && a.size)
         cache_device(a.base, a.size);
     if (a.kind == SG_HOST_PINNED && !tracked) {

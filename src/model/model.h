@@ -18,13 +18,19 @@ extern sg_lock_t sg_model_lock;
 /* ---- pinned host memory (model/pinned.c) ---- */
 #define SG_PINNED_READ_ONLY 1u /* registered memory the host cannot write */
 #define SG_PINNED_FOREIGN 2u   /* pinned outside the wrapped calls: learnt from the driver */
+#define SG_PINNED_HUGE 4u      /* syncguard's own huge-page mapping, registered (huge_pinned) */
+#define SG_PINNED_VIA_ALLOC_HOST 8u /* the program called cuMemAllocHost, not cuMemHostAlloc */
+#define SG_PINNED_ALLOCATED 16u /* allocated for the program (not registered by it) */
+/* A huge range keeps the program's cuMemHostAlloc flags above bit 8. */
+#define SG_PINNED_ALLOC_FLAGS(f) ((unsigned)(f) << 8)
+#define SG_PINNED_ALLOC_FLAGS_OF(f) ((unsigned)(f) >> 8)
 /* [base, base+size) is pinned; driver_base is the address the driver
  * allocated it at (hostmem.c may hand the program an address inside).
  * -1 when out of memory: the range stays untracked (never guarded). */
 int sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver_base);
 /* Forgets the range starting at base; its size in *size, the driver's
- * address in *driver_base. 0 if found. */
-int sg_pinned_remove(uintptr_t base, size_t *size, uintptr_t *driver_base);
+ * address in *driver_base, its flags in *flags (unless NULL). 0 if found. */
+int sg_pinned_remove(uintptr_t base, size_t *size, uintptr_t *driver_base, unsigned *flags);
 /* Whether [p, p+n) lies in one pinned range; its flags in *flags. */
 int sg_pinned_lookup(uintptr_t p, size_t n, unsigned *flags);
 /* Whether any byte of the page-rounded [lo, hi) is pinned (fault handler:

@@ -80,7 +80,7 @@ int sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver_
     return 0;
 }
 
-int sg_pinned_remove(uintptr_t base, size_t *size, uintptr_t *driver_base)
+int sg_pinned_remove(uintptr_t base, size_t *size, uintptr_t *driver_base, unsigned *flags)
 {
     sg_lock(&pinned_lock);
     long i = floor_index(base);
@@ -88,6 +88,8 @@ int sg_pinned_remove(uintptr_t base, size_t *size, uintptr_t *driver_base)
     if (found) {
         *size = ranges[i].size;
         *driver_base = ranges[i].driver_base;
+        if (flags)
+            *flags = ranges[i].flags;
         memmove(&ranges[i], &ranges[i + 1], (count - (size_t)i - 1) * sizeof *ranges);
         count--;
         forget_aliases_of(base);

@@ -58,6 +58,15 @@ DRV_TESTBINS = \
 	drv/h2d_source_read_ok \
 	drv/h2d_source_write_race \
 	drv/h2d_sources_unguarded \
+	drv/huge_d2h_read_race \
+	drv/huge_d2h_sync_ok \
+	drv/huge_h2d_read_ok \
+	drv/huge_h2d_write_race \
+	drv/huge_partial_neighbour \
+	drv/huge_partial_race \
+	drv/huge_pinned_flags \
+	drv/huge_pinned_fork \
+	drv/huge_pinned_off \
 	drv/k_alias_read_race \
 	drv/k_alias_stream_query_ok \
 	drv/k_cooperative_ctx_sync_ok \
@@ -337,6 +346,15 @@ DRV_SOURCES = \
 	drv/h2d_source_read_ok.c \
 	drv/h2d_source_write_race.c \
 	drv/h2d_sources_unguarded.c \
+	drv/huge_d2h_read_race.c \
+	drv/huge_d2h_sync_ok.c \
+	drv/huge_h2d_read_ok.c \
+	drv/huge_h2d_write_race.c \
+	drv/huge_partial_neighbour.c \
+	drv/huge_partial_race.c \
+	drv/huge_pinned_flags.c \
+	drv/huge_pinned_fork.c \
+	drv/huge_pinned_off.c \
 	drv/k_alias_read_race.c \
 	drv/k_alias_stream_query_ok.c \
 	drv/k_cooperative_ctx_sync_ok.c \

@@ -109,7 +109,7 @@ def check_summary(s, where):
     for k in ("mprotect_calls", "pages_guarded", "faults_race", "faults_waited", "faults_neighbour",
               "faults_emulated",
               "faults_settled", "faults_stale", "faults_passed_on", "syscall_windows",
-              "copies_sampled_out", "mprotect_ns",
+              "pinned_huge", "copies_sampled_out", "mprotect_ns",
               "fault_ns"):
         typed(stats, k, (int,), where + " stats")
     # Every program here guards a copy (protect, then release).

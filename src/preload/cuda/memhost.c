@@ -11,7 +11,9 @@
  * being copied pays two signals and two mprotect calls per store). With
  * isolate_pinned, each allocation gets pages of its own: syncguard asks the
  * driver for the page-rounded size, plus a page for a small one (from the
- * pool), and hands the program the first page boundary in the block. */
+ * pool), and hands the program the first page boundary in the block.
+ * With huge_pinned, an allocation of a huge page or more is syncguard's
+ * own registered memory instead (hugepin.c), pages of its own as well. */
 #include "config.h"
 
 #include <stdio.h>
@@ -21,6 +23,7 @@
 #include "fault/access.h"
 #include "guard/guard.h"
 #include "model/model.h"
+#include "preload/cuda/hugepin.h"
 #include "preload/shim.h"
 
 /* Registered memory keeps its protections (CU_MEMHOSTREGISTER_READ_ONLY
@@ -54,6 +57,8 @@ static CUresult driver_alloc(int host_alloc, void **pp, size_t n, unsigned flags
  * large block the driver did not align keeps the driver's layout. */
 static CUresult alloc_pinned(int host_alloc, void **pp, size_t n, unsigned flags)
 {
+    if (sg_hugepin_alloc(host_alloc, pp, n, flags) == CUDA_SUCCESS)
+        return CUDA_SUCCESS;
     size_t asked = sg_opt.isolate_pinned ? sg_pinned_isolated_size(n) : 0;
     void *block = NULL;
     CUresult r = driver_alloc(host_alloc, &block, asked ? asked : n, flags);
@@ -68,7 +73,7 @@ static CUresult alloc_pinned(int host_alloc, void **pp, size_t n, unsigned flags
     uintptr_t at = (uintptr_t)block;
     if (asked > sg_page_up(n))
         at = sg_page_up(at); /* the extra page leaves room for n after it */
-    if (sg_pinned_add(at, n, 0, (uintptr_t)block) != 0)
+    if (sg_pinned_add(at, n, SG_PINNED_ALLOCATED, (uintptr_t)block) != 0)
         at = (uintptr_t)block; /* untracked: free could not translate it */
     *pp = (void *)at;
     return r;
@@ -113,13 +118,48 @@ SG_CUDA_SHIM(cuMemHostRegister, (void *p, size_t n, unsigned int flags))
 
 SG_CUDA_SHIM(cuMemFreeHost, (void *p))
 {
-    p = sg_access_unpin(p, SG_ENTER());
-    return SG_FORWARD(cuMemFreeHost, p);
+    size_t n;
+    unsigned flags;
+    void *block = sg_access_unpin(p, SG_ENTER(), &n, &flags);
+    if (flags & SG_PINNED_HUGE)
+        return sg_hugepin_free(p, n, flags);
+    return SG_FORWARD(cuMemFreeHost, block);
 }
 
+/* The pinned flags of the range starting at p; 0 if none starts there. */
+static unsigned range_at(void *p)
+{
+    uintptr_t base;
+    unsigned flags = 0;
+    if (p && sg_pinned_base((uintptr_t)p, &base) == 0 && base == (uintptr_t)p &&
+        sg_pinned_lookup((uintptr_t)p, 1, &flags))
+        return flags;
+    return 0;
+}
+
+/* An allocation is not registered memory: the driver's answer for it, and
+ * it stays pinned. One of syncguard's huge blocks is registered, which the
+ * program must not learn (nor undo): the driver's answer for an allocation. */
 SG_CUDA_SHIM(cuMemHostUnregister, (void *p))
 {
-    if (SG_ENTER())
-        sg_access_unpin(p, 1); /* registered in place: the same address */
+    if (!SG_ENTER())
+        return SG_FORWARD(cuMemHostUnregister, p);
+    unsigned flags = range_at(p);
+    if (flags & SG_PINNED_HUGE)
+        return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+    if (!(flags & SG_PINNED_ALLOCATED)) {
+        size_t n;
+        sg_access_unpin(p, 1, &n, &flags); /* registered in place: the same address */
+    }
     return SG_FORWARD(cuMemHostUnregister, p);
+}
+
+/* For a huge block, the driver's registration flags are not what the
+ * program asked for: the answer the driver gives its own allocation. */
+SG_CUDA_SHIM(cuMemHostGetFlags, (unsigned int *pflags, void *p))
+{
+    unsigned flags;
+    if (pflags && SG_ENTER() && sg_pinned_lookup((uintptr_t)p, 1, &flags) && (flags & SG_PINNED_HUGE))
+        return sg_hugepin_get_flags(flags, pflags);
+    return SG_FORWARD(cuMemHostGetFlags, pflags, p);
 }

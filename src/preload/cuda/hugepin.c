@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* huge_pinned: a pinned allocation of a huge page or more gets syncguard's
+ * own memory instead of the driver's: anonymous, aligned to a huge page,
+ * advised MADV_HUGEPAGE, populated, and page-locked with
+ * cuMemHostRegister (the program's PORTABLE and DEVICEMAP flags mapped to
+ * their registration twins; under unified addressing both are implied
+ * anyway).
+ *
+ * Why: a guard is an mprotect over the copy's pages. On 4 KiB pages the
+ * kernel rewrites one entry per page, twice per copy (guard, release), so a
+ * 64 MiB copy's guard walks 32768 entries (issue #17: +590 us on the H200).
+ * Over a whole transparent huge page it rewrites one PMD entry instead.
+ * Only the 2 MiB-aligned spans that lie wholly inside the mapping can be
+ * huge; the mapping is the page-rounded size, so the tail under 2 MiB stays
+ * on small pages and costs no extra memory. A guard that covers part of a
+ * huge page splits it (mprotect does) into small entries for good, which
+ * costs at most two such spans per copy: the cost stops growing with the
+ * copy. Guards never grow past the copy's pages, so every byte the copy
+ * touches is guarded and no byte beyond its pages is.
+ *
+ * hugetlbfs (MAP_HUGETLB) is not used: it cannot be mprotected in parts
+ * smaller than its page, and a copy need not start or end on one.
+ *
+ * A forked child gets the block exactly when it would get the driver's
+ * allocation (MADV_DONTFORK where the driver's mapping is VM_DONTCOPY).
+ *
+ * The program must never see a difference: WRITECOMBINED (registration
+ * has no such flag), a machine without transparent huge pages, and every
+ * failing step give the driver's allocation, as without this option. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "base/dl.h"
+#include "base/log.h"
+#include "base/options.h"
+#include "base/page.h"
+#include "base/stats.h"
+#include "model/model.h"
+#include "preload/cuda/hugepin.h"
+#include "preload/shim.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+#define THP_DIR "/sys/kernel/mm/transparent_hugepage/"
+
+static atomic_int thp_state; /* 0: not asked yet, 1: usable, -1: not */
+static size_t huge_bytes = 2u << 20;
+
+/* The first line of a small sysfs file, "" if it cannot be read. */
+static void read_line(const char *path, char *buf, size_t len)
+{
+    buf[0] = 0;
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return;
+    if (!fgets(buf, (int)len, f))
+        buf[0] = 0;
+    fclose(f);
+}
+
+static void note(const char *why)
+{
+    if (sg_opt.verbosity >= 1)
+        sg_log_printf("==%d==syncguard: huge_pinned: %s; large pinned allocations stay the "
+                      "driver's (a guard on one then changes the entry of every page it covers)\n",
+                      (int)getpid(), why);
+}
+
+/* Whether the kernel gives transparent huge pages to memory advised
+ * MADV_HUGEPAGE ("always" or "madvise" in enabled), and their size. Read
+ * once; said at verbosity=1 when not. */
+static int thp_usable(void)
+{
+    int s = atomic_load(&thp_state);
+    if (s)
+        return s > 0;
+    char line[128], size[32];
+    read_line(THP_DIR "enabled", line, sizeof line);
+    read_line(THP_DIR "hpage_pmd_size", size, sizeof size);
+    unsigned long long hb = strtoull(size, NULL, 10);
+    if (hb > sg_page_size && (hb & (hb - 1)) == 0)
+        huge_bytes = (size_t)hb;
+    int ok = line[0] && !strstr(line, "[never]");
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&thp_state, &expected, ok ? 1 : -1) && !ok)
+        note(line[0] ? "transparent huge pages are off (" THP_DIR "enabled: never)"
+                     : "this kernel has no transparent huge pages");
+    return ok;
+}
+
+/* len bytes (page multiple) of fresh memory starting on a huge page
+ * boundary: a larger mapping, trimmed at both ends. */
+static void *map_aligned(size_t len)
+{
+    size_t span = len + huge_bytes;
+    void *raw = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED)
+        return NULL;
+    uintptr_t lo = (uintptr_t)raw, at = (lo + huge_bytes - 1) & ~(uintptr_t)(huge_bytes - 1);
+    if (at > lo)
+        munmap(raw, at - lo);
+    if (lo + span > at + len)
+        munmap((void *)(at + len), lo + span - (at + len));
+    return (void *)at;
+}
+
+/* Whether the mapping holding p is kept out of a forked child
+ * (VM_DONTCOPY: "dc" among its VmFlags). */
+static int dont_copy(const void *p)
+{
+    FILE *f = fopen("/proc/self/smaps", "re");
+    char line[512];
+    int in = 0, dc = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+            in = lo <= (uintptr_t)p && (uintptr_t)p < hi;
+        else if (in && strncmp(line, "VmFlags:", 8) == 0) {
+            dc = strstr(line, " dc") != NULL;
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+    return dc;
+}
+
+/* Whether a forked child gets the driver's pinned allocations: if not,
+ * it must not get ours either (nor make the kernel copy them at fork, as
+ * it does for pinned anonymous pages, splitting the parent's huge pages).
+ * Asked once, of a one-byte allocation of the driver's. */
+static int driver_dont_fork(void)
+{
+    static atomic_int known; /* 0: not asked, 1: kept out, -1: copied */
+    int k = atomic_load(&known);
+    if (k)
+        return k > 0;
+    void *q = NULL;
+    if (SG_FORWARD(cuMemAllocHost_v2, &q, 1) != CUDA_SUCCESS || !q)
+        return 0; /* asked again next time */
+    k = dont_copy(q) ? 1 : -1;
+    SG_FORWARD(cuMemFreeHost, q);
+    atomic_store(&known, k);
+    return k > 0;
+}
+
+/* Huge pages asked for (and kept out of forked children where the
+ * driver's allocations are), then every page faulted in writable now, so
+ * that the registration pins what the kernel gave the advice (huge where
+ * it could) and the program's first touch costs no fault. */
+static int advise_and_populate(void *p, size_t len)
+{
+    if (SG_NEXT(madvise)(p, len, MADV_HUGEPAGE) != 0)
+        return -1;
+    if (driver_dont_fork() && SG_NEXT(madvise)(p, len, MADV_DONTFORK) != 0)
+        return -1;
+    if (SG_NEXT(madvise)(p, len, MADV_POPULATE_WRITE) != 0) /* before Linux 5.14 */
+        for (size_t off = 0; off < len; off += sg_page_size)
+            ((volatile char *)p)[off] = 0;
+    return 0;
+}
+
+/* The registration flags that give what the allocation's flags ask for;
+ * -1 for a flag registration cannot give (WRITECOMBINED) or one unknown. */
+static int register_flags(int host_alloc, unsigned flags, unsigned *rflags)
+{
+    const unsigned can = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP;
+    if (host_alloc && (flags & ~can))
+        return -1;
+    *rflags = (flags & CU_MEMHOSTALLOC_PORTABLE ? CU_MEMHOSTREGISTER_PORTABLE : 0) |
+              (flags & CU_MEMHOSTALLOC_DEVICEMAP ? CU_MEMHOSTREGISTER_DEVICEMAP : 0);
+    return 0;
+}
+
+/* Registered and entered in the pinned table, or undone. */
+static int pin(void *p, size_t n, int host_alloc, unsigned flags, unsigned rflags)
+{
+    static int said;
+    CUresult r = SG_FORWARD(cuMemHostRegister_v2, p, n, rflags);
+    if (r != CUDA_SUCCESS) {
+        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED)) {
+            char why[96];
+            snprintf(why, sizeof why, "cuMemHostRegister of %zu bytes failed (error %d)", n, (int)r);
+            note(why);
+        }
+        return -1;
+    }
+    unsigned pf = SG_PINNED_HUGE | SG_PINNED_ALLOCATED | SG_PINNED_ALLOC_FLAGS(flags) |
+                  (host_alloc ? 0 : SG_PINNED_VIA_ALLOC_HOST);
+    if (sg_pinned_add((uintptr_t)p, n, pf, (uintptr_t)p) == 0)
+        return 0;
+    SG_FORWARD(cuMemHostUnregister, p);
+    return -1;
+}
+
+CUresult sg_hugepin_alloc(int host_alloc, void **pp, size_t n, unsigned flags)
+{
+    unsigned rflags;
+    size_t len = sg_page_up(n);
+    if (!sg_opt.huge_pinned || len < n || register_flags(host_alloc, flags, &rflags) < 0 ||
+        !thp_usable() || len < huge_bytes || len > SIZE_MAX - huge_bytes)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    void *p = map_aligned(len);
+    if (!p)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    if (advise_and_populate(p, len) != 0) {
+        static int said;
+        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+            note("madvise(MADV_HUGEPAGE) failed");
+        munmap(p, len);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    if (pin(p, n, host_alloc, flags, rflags) != 0) {
+        munmap(p, len);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    sg_stat_add(SG_STAT_pinned_huge, 1);
+    if (sg_opt.verbosity >= 2)
+        sg_log_printf("==%d==syncguard: pinned allocation %p+%zu on huge pages\n", (int)getpid(), p, n);
+    *pp = p;
+    return CUDA_SUCCESS;
+}
+
+CUresult sg_hugepin_free(void *p, size_t n, unsigned pinned_flags)
+{
+    CUresult r = SG_FORWARD(cuMemHostUnregister, p);
+    if (r != CUDA_SUCCESS) {
+        /* still registered and mapped: still the program's pinned memory */
+        sg_pinned_add((uintptr_t)p, n, pinned_flags, (uintptr_t)p);
+        return r;
+    }
+    munmap(p, sg_page_up(n));
+    return CUDA_SUCCESS;
+}
+
+/* The driver's answers, asked once per kind of call: cuMemAllocHost, or
+ * cuMemHostAlloc with PORTABLE and DEVICEMAP either way. */
+static atomic_uint answers[5];
+static atomic_uint asked; /* bit per slot */
+
+/* Asks the driver what it says of a one-byte allocation made like the
+ * program's. */
+static CUresult ask_driver(unsigned pinned_flags, unsigned *answer)
+{
+    void *q = NULL;
+    unsigned flags = SG_PINNED_ALLOC_FLAGS_OF(pinned_flags);
+    CUresult r = pinned_flags & SG_PINNED_VIA_ALLOC_HOST ? SG_FORWARD(cuMemAllocHost_v2, &q, 1)
+                                                         : SG_FORWARD(cuMemHostAlloc, &q, 1, flags);
+    if (r != CUDA_SUCCESS)
+        return r;
+    r = SG_FORWARD(cuMemHostGetFlags, answer, q);
+    SG_FORWARD(cuMemFreeHost, q);
+    return r;
+}
+
+CUresult sg_hugepin_get_flags(unsigned pinned_flags, unsigned *answer)
+{
+    unsigned slot = pinned_flags & SG_PINNED_VIA_ALLOC_HOST ? 4 : SG_PINNED_ALLOC_FLAGS_OF(pinned_flags) & 3;
+    if (!(atomic_load(&asked) & 1u << slot)) {
+        unsigned a = 0;
+        CUresult r = ask_driver(pinned_flags, &a);
+        if (r != CUDA_SUCCESS)
+            return r;
+        atomic_store(&answers[slot], a);
+        atomic_fetch_or(&asked, 1u << slot);
+    }
+    *answer = atomic_load(&answers[slot]);
+    return CUDA_SUCCESS;
+}

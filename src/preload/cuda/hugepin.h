@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* huge_pinned: large pinned allocations on syncguard's own transparent
+ * huge pages, registered with the driver (hugepin.c). Normal context. */
+#ifndef SG_PRELOAD_CUDA_HUGEPIN_H
+#define SG_PRELOAD_CUDA_HUGEPIN_H
+
+#include <cuda.h>
+#include <stddef.h>
+
+/* For cuMemHostAlloc (host_alloc 1, with flags) or cuMemAllocHost (0): n
+ * bytes on huge pages, pinned and in the pinned table; CUDA_SUCCESS with
+ * *pp set. Anything else (too small, a flag registration cannot give,
+ * no transparent huge pages, a step failed): CUDA_ERROR_NOT_SUPPORTED,
+ * nothing changed, and the caller asks the driver as it would have. */
+CUresult sg_hugepin_alloc(int host_alloc, void **pp, size_t n, unsigned flags);
+
+/* cuMemFreeHost of such a block, already out of the pinned table (n bytes
+ * at p, pinned flags as it had them): unregistered and unmapped. When the
+ * driver refuses to unregister, the block stays and is pinned again. */
+CUresult sg_hugepin_free(void *p, size_t n, unsigned pinned_flags);
+
+/* cuMemHostGetFlags for such a block (its pinned flags): what the driver
+ * answers for an allocation the program's call would have made. */
+CUresult sg_hugepin_get_flags(unsigned pinned_flags, unsigned *answer);
+
+#endif

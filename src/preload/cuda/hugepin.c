@@ -276,3 +276,37 @@ CUresult sg_hugepin_get_flags(unsigned pinned_flags, unsigned *answer)
     *answer = atomic_load(&answers[slot]);
     return CUDA_SUCCESS;
 }
+
+/* What the driver says when asked to register a page of one of its own
+ * allocations, or to unregister one (measured on the H200, GPU run 28:
+ * not CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, which the emulator gives).
+ * Asked once, of a page the driver allocates; a driver that would
+ * unregister its own allocation is not imitated (the block stays
+ * registered: the call is refused as unregistered memory). */
+static atomic_int refusals_known;
+static atomic_int refusal_answers[2] = { CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+                                         CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED };
+
+static void ask_refusals(void)
+{
+    void *q = NULL;
+    if (SG_FORWARD(cuMemAllocHost_v2, &q, sg_page_size) != CUDA_SUCCESS || !q)
+        return; /* the defaults, asked again next time */
+    CUresult reg = SG_FORWARD(cuMemHostRegister_v2, q, sg_page_size, 0);
+    if (reg == CUDA_SUCCESS)
+        SG_FORWARD(cuMemHostUnregister, q);
+    CUresult unreg = SG_FORWARD(cuMemHostUnregister, q);
+    SG_FORWARD(cuMemFreeHost, q);
+    if (reg != CUDA_SUCCESS)
+        atomic_store(&refusal_answers[0], (int)reg);
+    if (unreg != CUDA_SUCCESS)
+        atomic_store(&refusal_answers[1], (int)unreg);
+    atomic_store(&refusals_known, 1);
+}
+
+CUresult sg_hugepin_refusal(int unregister)
+{
+    if (!atomic_load(&refusals_known))
+        ask_refusals();
+    return (CUresult)atomic_load(&refusal_answers[unregister != 0]);
+}

@@ -22,5 +22,8 @@ CUresult sg_hugepin_free(void *p, size_t n, unsigned pinned_flags);
 /* cuMemHostGetFlags for such a block (its pinned flags): what the driver
  * answers for an allocation the program's call would have made. */
 CUresult sg_hugepin_get_flags(unsigned pinned_flags, unsigned *answer);
+/* What the driver answers a program that registers part of (unregister 0)
+ * or unregisters (1) one of its own allocations: the answer for a block. */
+CUresult sg_hugepin_refusal(int unregister);
 
 #endif

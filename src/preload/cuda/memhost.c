@@ -93,8 +93,18 @@ SG_CUDA_SHIM(cuMemHostAlloc, (void **pp, size_t n, unsigned int flags))
     return alloc_pinned(1, pp, n, flags);
 }
 
+/* Whether p lies in one of syncguard's huge blocks: the program's
+ * allocation, not memory it may register. */
+static int in_huge_block(void *p)
+{
+    unsigned flags;
+    return sg_pinned_lookup((uintptr_t)p, 1, &flags) && (flags & SG_PINNED_HUGE);
+}
+
 SG_CUDA_SHIM(cuMemHostRegister_v2, (void *p, size_t n, unsigned int flags))
 {
+    if (SG_ENTER() && in_huge_block(p))
+        return sg_hugepin_refusal(0);
     CUresult r = SG_FORWARD(cuMemHostRegister_v2, p, n, flags);
     if (r == CUDA_SUCCESS && SG_ENTER()) {
         keep_protections(p, n);
@@ -108,6 +118,8 @@ SG_CUDA_SHIM(cuMemHostRegister_v2, (void *p, size_t n, unsigned int flags))
 #undef cuMemHostRegister
 SG_CUDA_SHIM(cuMemHostRegister, (void *p, size_t n, unsigned int flags))
 {
+    if (SG_ENTER() && in_huge_block(p))
+        return sg_hugepin_refusal(0);
     CUresult r = SG_FORWARD(cuMemHostRegister, p, n, flags);
     if (r == CUDA_SUCCESS && SG_ENTER()) {
         keep_protections(p, n);
@@ -146,7 +158,7 @@ SG_CUDA_SHIM(cuMemHostUnregister, (void *p))
         return SG_FORWARD(cuMemHostUnregister, p);
     unsigned flags = range_at(p);
     if (flags & SG_PINNED_HUGE)
-        return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+        return sg_hugepin_refusal(1);
     if (!(flags & SG_PINNED_ALLOCATED)) {
         size_t n;
         sg_access_unpin(p, 1, &n, &flags); /* registered in place: the same address */

@@ -120,14 +120,19 @@ SG_CUDA_SHIM(cuGraphExecMemcpyNodeSetParams, (CUgraphExec exec, CUgraphNode node
     return r;
 }
 
-SG_CUDA_SHIM(cuGraphExecKernelNodeSetParams_v2, (CUgraphExec exec, CUgraphNode node,
-                                                const CUDA_KERNEL_NODE_PARAMS *p))
-{
-    CUresult r = SG_FORWARD(cuGraphExecKernelNodeSetParams_v2, exec, node, p);
-    if (r == CUDA_SUCCESS && p && SG_ENTER())
-        sg_graph_exec_kernel_set(exec, node, p);
-    return r;
-}
+/* An update of one node of an executable graph, handed to life/graph.c
+ * once the driver took it. */
+#define GRAPH_EXEC_SET(symbol, params_type, update)                              \
+    SG_CUDA_SHIM(symbol, (CUgraphExec exec, CUgraphNode node, const params_type *p)) \
+    {                                                                            \
+        CUresult r = SG_FORWARD(symbol, exec, node, p);                          \
+        if (r == CUDA_SUCCESS && p && SG_ENTER())                                \
+            update(exec, node, p);                                               \
+        return r;                                                                \
+    }
+
+GRAPH_EXEC_SET(cuGraphExecKernelNodeSetParams_v2, CUDA_KERNEL_NODE_PARAMS, sg_graph_exec_kernel_set)
+GRAPH_EXEC_SET(cuGraphExecBatchMemOpNodeSetParams, CUDA_BATCH_MEM_OP_NODE_PARAMS, sg_graph_exec_memop_set)
 
 /* The CUDA 10.1 ABI: the parameters without kern and ctx. */
 SG_CUDA_SHIM(cuGraphExecKernelNodeSetParams, (CUgraphExec exec, CUgraphNode node,
@@ -139,15 +144,6 @@ SG_CUDA_SHIM(cuGraphExecKernelNodeSetParams, (CUgraphExec exec, CUgraphNode node
                                        .extra = p->extra };
         sg_graph_exec_kernel_set(exec, node, &v2);
     }
-    return r;
-}
-
-SG_CUDA_SHIM(cuGraphExecBatchMemOpNodeSetParams, (CUgraphExec exec, CUgraphNode node,
-                                                 const CUDA_BATCH_MEM_OP_NODE_PARAMS *p))
-{
-    CUresult r = SG_FORWARD(cuGraphExecBatchMemOpNodeSetParams, exec, node, p);
-    if (r == CUDA_SUCCESS && p && SG_ENTER())
-        sg_graph_exec_memop_set(exec, node, p);
     return r;
 }
 

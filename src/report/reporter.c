@@ -21,7 +21,6 @@
 #include "base/lock.h"
 #include "base/log.h"
 #include "report/report.h"
-#include "report/symbolize.h"
 
 #define RING 16
 #define WAIT_STEPS 100 /* x 100 ms */
@@ -68,10 +67,6 @@ void sg_reporter_ensure_started(void)
         !atomic_compare_exchange_strong(&started, &expected, 1))
         return;
     sem_init(&wake, 0, 0);
-    /* Here, in the thread that guards the first copy, not in the reporter:
-     * see sg_symbolize_prepare. */
-    SG_INSIDE_SYNCGUARD
-    sg_symbolize_prepare();
     /* The reporter must never receive the program's signals. */
     sigset_t all, old;
     sigfillset(&all);

@@ -24,20 +24,6 @@ static const Dwfl_Callbacks callbacks = {
     .find_debuginfo = dwfl_standard_find_debuginfo,
 };
 
-/* libdwfl asks debuginfod servers last for a module whose symbols or
- * DWARF it finds nowhere else (a C library without its debug package, as
- * on an aarch64 machine with no libc6-dbg), and loads libdebuginfod for
- * that on first need, with dlopen: the loader lock. A thread that faults
- * in a library constructor holds that lock while it waits for its report,
- * so the reporter must never be the first to ask. */
-void sg_symbolize_prepare(void)
-{
-    if (!dwfl)
-        dwfl = dwfl_begin(&callbacks);
-    if (dwfl)
-        (void)dwfl_get_debuginfod_client(dwfl);
-}
-
 static int report_modules(void)
 {
     if (!dwfl) {

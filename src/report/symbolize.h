@@ -25,11 +25,6 @@ int sg_symbolize_inlined(uintptr_t pc, int is_exact, struct sg_symbol *out, int 
 /* Frames one pc may stand for that callers make room for. */
 #define SG_MAX_INLINED 8
 
-/* Normal context, in a thread that may wait for the dynamic loader's lock
- * (not the reporter): what symbolizing would otherwise load with dlopen on
- * first use, loaded now. */
-void sg_symbolize_prepare(void);
-
 /* The part of path after its last '/' (path itself if none; NULL: NULL). */
 const char *sg_base_name(const char *path);
 

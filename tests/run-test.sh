@@ -15,7 +15,7 @@
 #   SG-LINK: ARGS         extra link arguments where automake does not build it
 #                         (tests/gpu/run.sh; @TMP@ is its build folder)
 # SG_QEMU, when set, is the command that runs the program (another
-# machine's build under qemu-user: "qemu-aarch64 -L /usr/aarch64-linux-gnu").
+# machine's build under qemu-user: "qemu-aarch64 -cpu max,sve=off", README).
 # Exit: 0 pass, 77 skip, 1 fail.
 set -u
 # The argument is the program, or (from make check) its source file X.c,

@@ -10,11 +10,20 @@
 #       dpkg-dev, Python's build, setuptools, wheel and venv, and deb-src
 #       entries in APT's sources (a copy of the distribution's deb entries,
 #       /etc/apt/sources.list.d/syncguard-deb-src.*) for `apt-get source`.
+#   sh tools/install-deps.sh --aarch64    also the aarch64 cross build and
+#       its tests under qemu-user on an x86-64 machine (README, aarch64): the
+#       cross compiler, the arm64 libraries (dpkg's arm64 architecture
+#       added), the arm64 C library's debug symbols (as reports name libc's
+#       frames; without them libdw's first look-up loads libdebuginfod with
+#       dlopen, which waits for a loader lock that a thread racing in a
+#       library constructor holds), qemu-user.
 set -eu
 pkgs="autoconf automake libtool pkg-config make gcc libunwind-dev uthash-dev libdw-dev libelf-dev python3 python3-pytest python3-pytest-xdist python3-jsonschema groff-base"
-packaging=0
+packaging=0 aarch64=0
 [ "${1-}" = --packaging ] && packaging=1
+[ "${1-}" = --aarch64 ] && aarch64=1
 [ "$packaging" = 1 ] && pkgs="$pkgs dpkg-dev lintian python3-build python3-setuptools python3-wheel python3-venv zlib1g-dev liblzma-dev libbz2-dev m4"
+[ "$aarch64" = 1 ] && pkgs="$pkgs gcc-aarch64-linux-gnu libunwind-dev:arm64 libdw-dev:arm64 libelf-dev:arm64 libc6-dbg:arm64 qemu-user"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -28,6 +37,10 @@ if [ -n "$missing" ] || [ "$need_src" = 1 ]; then
         exit 1
     fi
     export DEBIAN_FRONTEND=noninteractive
+    # The arm64 libraries are multiarch packages of the machine's own release.
+    if [ "$aarch64" = 1 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+        dpkg --add-architecture arm64
+    fi
     if [ "$need_src" = 1 ]; then
         d=/etc/apt/sources.list.d
         for f in "$d/debian.sources" "$d/ubuntu.sources"; do

@@ -146,7 +146,25 @@ int sg_symbolize_inlined(uintptr_t pc, int is_exact, struct sg_symbol *out, int 
     return n;
 }
 
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* A cross compiler's headers (Debian's: /usr/aarch64-linux-gnu/include/):
+ * a target triplet's folder right under /usr. */
+static int in_cross_headers(const char *file)
+{
+    if (!starts_with(file, "/usr/"))
+        return 0;
+    const char *dir = file + 5, *slash = strchr(dir, '/');
+    if (!slash || !memmem(dir, (size_t)(slash - dir), "-linux-", 7))
+        return 0;
+    return starts_with(slash, "/include/");
+}
+
 int sg_symbol_in_system_header(const struct sg_symbol *s)
 {
-    return strncmp(s->file, "/usr/include/", 13) == 0 || strncmp(s->file, "/usr/lib/gcc/", 13) == 0;
+    return starts_with(s->file, "/usr/include/") || starts_with(s->file, "/usr/lib/gcc/") ||
+           starts_with(s->file, "/usr/lib/gcc-cross/") || in_cross_headers(s->file);
 }

@@ -247,6 +247,7 @@ DRV_TESTBINS = \
 	drv/robust_neighbour_settle \
 	drv/robust_neighbour_settle_now \
 	drv/robust_neighbour_settle_stepped \
+	drv/robust_neighbour_settle_unstepped_a64 \
 	drv/robust_null_deref \
 	drv/robust_pinned_fault_default \
 	drv/robust_pinned_isolated \
@@ -535,6 +536,7 @@ DRV_SOURCES = \
 	drv/robust_neighbour_settle.c \
 	drv/robust_neighbour_settle_now.c \
 	drv/robust_neighbour_settle_stepped.c \
+	drv/robust_neighbour_settle_unstepped_a64.c \
 	drv/robust_null_deref.c \
 	drv/robust_pinned_fault_default.c \
 	drv/robust_pinned_isolated.c \

@@ -22,6 +22,14 @@
  * SG-EXPECT: early-host-write
  * SG-GREP: ^SUMMARY: syncguard: early-host-write robust_futex_sem_race.c:[0-9]* in main
  */
+#if !defined(__x86_64__)
+#include "sgt_x86_only.h"
+/* glibc's lock and semaphore calls make an atomic access to their word
+ * before any futex(): on aarch64 that access settles the page (no
+ * single-stepping), so the futex never meets a guard there. */
+SGT_X86_ONLY("a thread blocked in futex() on a guarded page: on aarch64 the lock's "
+             "atomic access settles the page first (robust_settle_other_thread_*)")
+#else
 #include <cuda.h>
 #include <semaphore.h>
 #include <stdio.h>
@@ -83,3 +91,4 @@ int main(void)
            q == CUDA_ERROR_NOT_READY ? "yes" : "no", posted, waited, wrong);
     return sgt_check_line(q == CUDA_ERROR_NOT_READY && posted == 0 && waited == 0 && wrong == 0);
 }
+#endif

@@ -73,10 +73,12 @@ static void stores(unsigned char *q)
                      "r"(q)
                      : "memory");
     __asm__ volatile("stp %w0, %w1, [%2, #56]" ::"r"(0xc1c2c3c4), "r"(0xd1d2d3d4), "r"(q) : "memory");
-    __asm__ volatile("str %0, [%1, #64]!" : "+r"(b) : "r"(0x1e1e1e1e1e1e1e1eul) : "memory");
+    /* Operand 0 is the base (written back), operand 1 the value. */
+    __asm__ volatile("str %1, [%0, #64]!" : "+r"(b) : "r"(0x1e1e1e1e1e1e1e1eul) : "memory");
     expect((uint64_t)(b - q), 64, "str pre-index: the base written back");
-    __asm__ volatile("str %0, [%1], #16" : "+r"(b) : "r"(0x2f2f2f2f2f2f2f2ful) : "memory");
-    expect((uint64_t)(b - q), 80, "str post-index: the base written back");
+    b = q + 80;
+    __asm__ volatile("str %1, [%0], #16" : "+r"(b) : "r"(0x2f2f2f2f2f2f2f2ful) : "memory");
+    expect((uint64_t)(b - q), 96, "str post-index: the base written back");
     __asm__ volatile("str xzr, [%0, #72]" ::"r"(q) : "memory");
     __asm__ volatile("ldr q5, [%0]\n\tstr q5, [%1, #96]" ::"r"(q + L - Q), "r"(q) : "v5", "memory");
     __asm__ volatile("ldr d6, [%0]\n\tstr d6, [%1, #112]" ::"r"(q + L - Q + 8), "r"(q)
@@ -105,7 +107,8 @@ static void check_stores(const unsigned char *q, const unsigned char *pre)
     expect(le(q + 48, 8), 0xb1b2b3b4b5b6b7b8ul, "stp x (2)");
     expect(le(q + 56, 8), 0xd1d2d3d4c1c2c3c4ul, "stp w");
     expect(le(q + 64, 8), 0x1e1e1e1e1e1e1e1eul, "str pre-index");
-    expect(le(q + 72, 8), 0, "str xzr (after the post-index store)");
+    expect(le(q + 72, 8), 0, "str xzr");
+    expect(le(q + 80, 8), 0x2f2f2f2f2f2f2f2ful, "str post-index");
     expect(memcmp(q + 96, pre, 16), 0, "str q");
     expect(memcmp(q + 112, pre + 8, 8), 0, "str d");
     expect(memcmp(q + 128, pre, 32), 0, "stp q");

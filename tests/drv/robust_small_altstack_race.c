@@ -37,9 +37,12 @@ int main(void)
 {
     sgt_watchdog(60);
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    /* Where the kernel does not say (qemu-user does not), the C library's
+     * MINSIGSTKSZ: 2 KiB on x86-64, 5 KiB on aarch64, whose frame is
+     * larger (4 KiB of records for the FP/SIMD registers and more). */
     size_t ALT = (size_t)getauxval(AT_MINSIGSTKSZ) + ALT_OURS;
-    if (ALT < 2048 + ALT_OURS)
-        ALT = 2048 + ALT_OURS; /* MINSIGSTKSZ, where the kernel does not say */
+    if (ALT < (size_t)MINSIGSTKSZ + ALT_OURS)
+        ALT = (size_t)MINSIGSTKSZ + ALT_OURS;
     if (ALT > ALT_MAX)
         ALT = ALT_MAX;
     unsigned char *map = mmap(NULL, page + ALT, PROT_READ | PROT_WRITE,

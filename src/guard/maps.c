@@ -5,12 +5,9 @@
  * split (mprotect, mmap, a thread's stack: ENOMEM), so guards must never
  * take the last mappings from the program: syncguard stops guarding new
  * copies while fewer than a reserve (an eighth of the limit) would be left
- * to it. The count is measured from /proc/self/maps now and then and
- * estimated in between from the guards added since: a measurement holds
- * until guards alone could have taken a quarter of the room it left (far
- * from the limit thousands of copies, at most MEASURE_EVERY_MAX; near it,
- * every copy), since reading the maps costs about a microsecond per
- * hundred mappings, under the model lock. With sg_model_lock held. And the other use
+ * to it. The count is measured from /proc/self/maps now and then (rarely
+ * while far from the limit: every 1024 copies) and estimated in between
+ * from the guards added since. With sg_model_lock held. And the other use
  * of /proc/self/maps: the protections of memory the program registers. */
 #include "config.h"
 
@@ -27,14 +24,13 @@
 #include "model/copies.h"
 
 #define DEFAULT_LIMIT 65530
-#define MEASURE_EVERY_MAX 65536
+#define MEASURE_EVERY 1024
 #define NEW_GUARD_MAPPINGS 2 /* a split in three */
 
 static long limit, reserve;
 static long measured;     /* mappings at the last measurement */
 static long active_then;  /* active copies then */
 static long since;        /* room asked for since */
-static long every = 1;    /* copies the last measurement holds for */
 
 /* The lines of /proc/self/maps, read with the system calls themselves;
  * -1 if it cannot be read. */
@@ -85,8 +81,6 @@ static void measure(void)
     measured = count_mappings();
     active_then = (long)sg_copies_active_count();
     since = 0;
-    long quarter = (limit - reserve - measured) / (4 * NEW_GUARD_MAPPINGS);
-    every = quarter < 1 ? 1 : quarter > MEASURE_EVERY_MAX ? MEASURE_EVERY_MAX : quarter;
 }
 
 static long estimate(void)
@@ -97,7 +91,7 @@ static long estimate(void)
 
 int sg_maps_room_for_guard(void)
 {
-    if (measured < 0 || ++since >= every)
+    if (measured < 0 || ++since >= MEASURE_EVERY)
         measure();
     if (measured < 0)
         return 1; /* no /proc: the kernel's ENOMEM is all there is */

@@ -113,17 +113,6 @@ int sg_pinned_lookup(uintptr_t p, size_t n, unsigned *flags)
     return in;
 }
 
-int sg_pinned_base(uintptr_t p, uintptr_t *base)
-{
-    sg_lock(&pinned_lock);
-    long i = floor_index(p);
-    int in = i >= 0 && p < ranges[i].base + ranges[i].size;
-    if (in)
-        *base = ranges[i].base;
-    sg_unlock(&pinned_lock);
-    return in ? 0 : -1;
-}
-
 int sg_pinned_range(uintptr_t p, uintptr_t *base, size_t *size)
 {
     if (!sg_pinned_any())
@@ -186,6 +175,12 @@ int sg_pinned_range_any(uintptr_t p, uintptr_t *base, size_t *size)
             in = 1, *base = aliases[i].host, *size = aliases[i].size;
     sg_unlock(&pinned_lock);
     return in;
+}
+
+int sg_pinned_base(uintptr_t p, uintptr_t *base)
+{
+    size_t size;
+    return sg_pinned_range(p, base, &size) ? 0 : -1;
 }
 
 uintptr_t sg_pinned_unalias(uintptr_t p)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 // syncguard microbenchmark (bench/run.sh builds it with plain nvcc).
 //
-//   micro [SCALE]     SCALE multiplies every iteration count (default 1;
-//                     run.sh passes 0.1 under compute-sanitizer)
+//   micro [SCALE [CASE...]]
+//                     SCALE multiplies every iteration count (default 1;
+//                     run.sh passes 0.1 under compute-sanitizer); CASEs,
+//                     when given, are the only cases run (profiling one)
 //
 // Prints "case,iterations,us_per_iter" per case: the mean host time of one
 // iteration, after a warmup of a tenth of the iterations. CUDA init and all
@@ -54,9 +56,18 @@ __global__ void six(unsigned char *a, unsigned char *b, unsigned char *c, unsign
   if (x == y + 1 && a == b) *c = *d;  // never true: keeps the arguments live
 }
 static volatile unsigned char sink;
+static char **only;  // the cases named on the command line, or none
+
+static bool wanted(const char *name) {
+  if (!only || !*only) return true;
+  for (char **c = only; *c; c++)
+    if (strcmp(*c, name) == 0) return true;
+  return false;
+}
 
 template <class F>
 static void bench(const char *name, long iters, F body) {
+  if (!wanted(name)) return;
   iters = (long)(iters * scale);
   if (iters < 10) iters = 10;
   for (long i = 0; i < iters / 10 + 1; i++) body();
@@ -70,8 +81,9 @@ static void bench(const char *name, long iters, F body) {
 
 int main(int argc, char **argv) {
   if (argc > 1) scale = atof(argv[1]);
+  if (argc > 2) only = argv + 2;
   if (!(scale > 0)) {
-    fprintf(stderr, "usage: micro [SCALE>0]\n");
+    fprintf(stderr, "usage: micro [SCALE>0 [CASE...]]\n");
     return 1;
   }
   const size_t KiB = 1024, MiB = 1024 * KiB, BIG = 64 * MiB;

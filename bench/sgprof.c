@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+// sgprof: a wall-clock sampling profiler of a program's main thread, for the
+// GPU machine, which has no perf. Preload it beside (after) syncguard:
+//
+//   gcc -O2 -shared -fPIC -o libsgprof.so bench/sgprof.c -ldl
+//   LD_PRELOAD=libsyncguard.so:libsgprof.so SGPROF_OUT=prof.txt ./micro 1 d2h_pinned_4KiB
+//   python3 bench/sgprof_report.py prof.txt src/.libs/libsyncguard.so
+//
+// A POSIX timer on CLOCK_MONOTONIC (SGPROF_HZ, default 20000) sends SIGPROF
+// to the main thread; the handler records the interrupted stack with
+// backtrace(). Wall clock, not CPU time: time the thread spends blocked in a
+// system call (an mprotect waiting for other CPUs' TLBs, a futex, the
+// driver's ioctl) is where it is, which is what a latency profile needs.
+// At exit the stacks are written one per line, each frame as
+// "module+0xoffset" or "module+0xoffset:symbol" where dladdr names one;
+// bench/sgprof_report.py symbolizes syncguard's frames with addr2line on
+// the same build. Samples past the buffer are counted, not kept.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+enum { MAX_SAMPLES = 200000, MAX_DEPTH = 40 };
+
+struct sample {
+  int depth;
+  void *pc[MAX_DEPTH];
+};
+
+static struct sample samples[MAX_SAMPLES];
+static volatile int nsamples, dropped;
+static timer_t timer;
+static int running;
+
+static void *interrupted_pc(void *uc_) {
+#if defined(__x86_64__)
+  return (void *)((ucontext_t *)uc_)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+  return (void *)((ucontext_t *)uc_)->uc_mcontext.pc;
+#else
+  (void)uc_;
+  return NULL;
+#endif
+}
+
+// The unwinder starts in this handler: keep the frames from the interrupted
+// PC on (it is the frame after the signal trampoline).
+static void on_sigprof(int sig, siginfo_t *si, void *uc) {
+  (void)sig, (void)si;
+  int n = nsamples;
+  if (n >= MAX_SAMPLES) {
+    dropped++;
+    return;
+  }
+  void *raw[MAX_DEPTH + 4];
+  int depth = backtrace(raw, MAX_DEPTH + 4);
+  void *pc = interrupted_pc(uc);
+  int from = 0;
+  while (from < depth && raw[from] != pc) from++;
+  struct sample *s = &samples[n];
+  s->depth = 0;
+  if (from == depth) s->pc[s->depth++] = pc;  // unwinding stopped early
+  for (int i = from; i < depth && s->depth < MAX_DEPTH; i++) s->pc[s->depth++] = raw[i];
+  nsamples = n + 1;
+}
+
+static void write_frame(FILE *f, void *pc, int innermost) {
+  Dl_info info;
+  // A return address points after its call: look the call itself up.
+  void *at = innermost ? pc : (void *)((char *)pc - 1);
+  if (!dladdr(at, &info) || !info.dli_fname) {
+    fprintf(f, " ?+%p", pc);
+    return;
+  }
+  const char *base = strrchr(info.dli_fname, '/');
+  base = base ? base + 1 : info.dli_fname;
+  if (!*base) base = "main";
+  fprintf(f, " %s+0x%lx", base, (unsigned long)((char *)at - (char *)info.dli_fbase));
+  if (info.dli_sname) fprintf(f, ":%s", info.dli_sname);
+}
+
+__attribute__((destructor)) static void sgprof_stop(void) {
+  if (!running) return;
+  running = 0;
+  timer_delete(timer);
+  const char *path = getenv("SGPROF_OUT");
+  char fallback[64];
+  if (!path) snprintf(fallback, sizeof fallback, "sgprof.%d.txt", (int)getpid()), path = fallback;
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    perror(path);
+    return;
+  }
+  fprintf(f, "# sgprof samples=%d dropped=%d hz=%s\n", nsamples, dropped,
+          getenv("SGPROF_HZ") ? getenv("SGPROF_HZ") : "20000");
+  for (int i = 0; i < nsamples; i++) {
+    for (int k = 0; k < samples[i].depth; k++) write_frame(f, samples[i].pc[k], k == 0);
+    fputc('\n', f);
+  }
+  fclose(f);
+}
+
+__attribute__((constructor)) static void sgprof_start(void) {
+  long hz = getenv("SGPROF_HZ") ? atol(getenv("SGPROF_HZ")) : 20000;
+  if (hz <= 0) return;
+  void *warm[4];
+  backtrace(warm, 4);  // loads the unwinder now, not inside the handler
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_sigprof;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  if (sigaction(SIGPROF, &sa, NULL)) return perror("sgprof: sigaction");
+  struct sigevent ev;
+  memset(&ev, 0, sizeof ev);
+  ev.sigev_notify = SIGEV_THREAD_ID;
+  ev.sigev_signo = SIGPROF;
+  ev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+  if (timer_create(CLOCK_MONOTONIC, &ev, &timer)) return perror("sgprof: timer_create");
+  long ns = 1000000000L / hz;
+  struct itimerspec its = {{ns / 1000000000L, ns % 1000000000L}, {ns / 1000000000L, ns % 1000000000L}};
+  if (timer_settime(timer, 0, &its, NULL)) return perror("sgprof: timer_settime");
+  running = 1;
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Summarize a bench/sgprof.c profile.
+
+usage: sgprof_report.py PROFILE [LIBSYNCGUARD.so] [--iters N] [--top K]
+       [--focus SUBSTRING]
+
+LIBSYNCGUARD.so is the same build that was preloaded (its frames are
+symbolized with addr2line); other modules' frames keep the symbol dladdr
+gave on the profiled machine. --focus keeps the samples with a frame whose
+name contains SUBSTRING (e.g. cuMemcpyDtoHAsync, to leave CUDA's start-up
+out). --iters turns sample counts into microseconds per iteration.
+Prints self time (the innermost frame), inclusive time (each function once
+per sample) and the commonest stacks.
+"""
+import argparse
+import collections
+import os
+import subprocess
+
+
+def read_profile(path):
+    hz, stacks = 20000, []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#"):
+                for word in line.split():
+                    if word.startswith("hz="):
+                        hz = int(word[3:])
+                continue
+            frames = line.split()
+            if frames:
+                stacks.append(frames)
+    return hz, stacks
+
+
+def symbolize_library(stacks, library):
+    """Map 'libsyncguard.so+0x..' tokens to function names with addr2line."""
+    base = os.path.basename(library)
+    offsets = sorted({fr.split(":")[0] for st in stacks for fr in st
+                      if fr.startswith(base + "+")})
+    names = {}
+    if not offsets:
+        return names
+    addrs = [o.split("+", 1)[1] for o in offsets]
+    out = subprocess.run(["addr2line", "-f", "-i", "-e", library] + addrs,
+                         capture_output=True, text=True, check=True).stdout
+    # With -i each address gives one or more (function, file:line) pairs,
+    # innermost first; a line of "??" pairs ends nothing, so re-run per
+    # address when counts do not line up.
+    lines = out.splitlines()
+    if len(lines) == 2 * len(addrs):
+        for o, i in zip(offsets, range(0, len(lines), 2)):
+            names[o] = [lines[i]]
+        return names
+    for o, a in zip(offsets, addrs):
+        one = subprocess.run(["addr2line", "-f", "-i", "-e", library, a],
+                             capture_output=True, text=True).stdout.splitlines()
+        names[o] = one[0::2] or ["??"]
+    return names
+
+
+def frame_name(frame, names):
+    token = frame.split(":")[0]
+    if token in names:
+        chain = names[token]
+        return "sg:" + chain[-1] + ("<" + chain[0] + ">" if len(chain) > 1 else "")
+    module, _, rest = frame.partition("+")
+    sym = frame.split(":", 1)[1] if ":" in frame else None
+    return f"{module}:{sym}" if sym else f"{module}:?"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("profile")
+    ap.add_argument("library", nargs="?")
+    ap.add_argument("--iters", type=float)
+    ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--focus")
+    args = ap.parse_args()
+    hz, stacks = read_profile(args.profile)
+    names = symbolize_library(stacks, args.library) if args.library else {}
+    named = [[frame_name(f, names) for f in st] for st in stacks]
+    if args.focus:
+        named = [st for st in named if any(args.focus in f for f in st)]
+    total = len(named)
+
+    def amount(n):
+        s = f"{n:7d} {100.0 * n / max(total, 1):5.1f}%"
+        if args.iters:
+            s += f" {n / hz * 1e6 / args.iters:8.3f} us/iter"
+        return s
+
+    print(f"samples: {total} at {hz} Hz ({total / hz:.3f} s)"
+          + (f", focus {args.focus!r}" if args.focus else ""))
+    self_time = collections.Counter(st[0] for st in named)
+    incl = collections.Counter()
+    for st in named:
+        incl.update(set(st))
+    print("\n== self (innermost frame)")
+    for name, n in self_time.most_common(args.top):
+        print(amount(n), name)
+    print("\n== inclusive")
+    for name, n in incl.most_common(args.top):
+        print(amount(n), name)
+    print("\n== stacks (innermost first, 10 frames)")
+    folded = collections.Counter(" <- ".join(st[:10]) for st in named)
+    for stack, n in folded.most_common(args.top // 2):
+        print(amount(n), stack)
+
+
+if __name__ == "__main__":
+    main()

@@ -26,11 +26,17 @@
 # it exists), PYTHON (python3), NVCC (nvcc on PATH, else /usr/local/cuda/bin/nvcc),
 # BENCH_REPS_MICRO (5), BENCH_REPS_PY (5), BENCH_BUDGET (seconds, default 450:
 # runs that would start later are skipped; the compute-sanitizer ResNet run
-# comes last and gets what is left, at most 240 s), SG_BENCH_PY_TARGET (1.03),
+# gets at most 120 s and needs 60 s left), SG_BENCH_PY_TARGET (1.03),
 # BENCH_REV (the revision named in the table when the tree has no .git),
 # BENCH_SAMPLE (100: the sampled configuration's sample=N), BENCH_REPS_SIZES (3:
 # repetitions of sizes and threads), BENCH_SIZES_SCALE (1: multiplies their
-# iteration counts).
+# iteration counts), BENCH_REPS_RESNET and BENCH_REPS_TRAIN (BENCH_REPS_PY by
+# default), BENCH_REPS_TCSAN (BENCH_REPS_PY: TORCH_CUDA_SANITIZER's runs are
+# slow and their ratio is large, one run tells it), BENCH_PROFILE (1: after the
+# timed runs, micro's guarded 4 KiB copy under syncguard mode=report and
+# sampled once more, with bench/sgprof.c preloaded, its summary in the results),
+# BENCH_MEMCHECK_AFTER (the last repetition: the compute-sanitizer runs come
+# after this one, so that a budget spent on later repetitions leaves them in).
 set -u
 ulimit -c 0
 
@@ -48,6 +54,9 @@ CSAN=$(command -v compute-sanitizer || ls "$CUDA/bin/compute-sanitizer" \
 REPS_MICRO=${BENCH_REPS_MICRO:-5}
 REPS_PY=${BENCH_REPS_PY:-5}
 REPS_SIZES=${BENCH_REPS_SIZES:-3}
+REPS_RESNET=${BENCH_REPS_RESNET:-$REPS_PY}
+REPS_TRAIN=${BENCH_REPS_TRAIN:-$REPS_PY}
+REPS_TCSAN=${BENCH_REPS_TCSAN:-$REPS_PY}
 SIZES_SCALE=${BENCH_SIZES_SCALE:-1}
 BUDGET=${BENCH_BUDGET:-450}
 SAMPLE=${BENCH_SAMPLE:-100}
@@ -97,13 +106,13 @@ workload() { # WORKLOAD CFG: CMD=(the program and its arguments)
 # huge pages) for the results. verbosity=1 prints only at exit.
 profiled() { # WORKLOAD CFG REP: adds verbosity=1 to PRE's SYNCGUARD_OPTIONS
   local i
-  case $1 in sizes | threads) ;; *) return ;; esac
-  [ "$3" = 1 ] || return
+  case $1 in sizes | threads) [ "$3" = 1 ] || return ;; micro) ;; *) return ;; esac
   for i in "${!PRE[@]}"; do
     [[ ${PRE[$i]} == SYNCGUARD_OPTIONS=* ]] && PRE[$i]="${PRE[$i]},verbosity=1"
   done
 }
 keep_profile() { # WORKLOAD CFG REP: its "# huge:" and stats lines into PROFILE
+  [ "$1" = micro ] && { keep_mprotect_cost "$2" "$3"; return; }
   case $1 in sizes | threads) ;; *) return ;; esac
   [ "$3" = 1 ] || return
   {
@@ -111,6 +120,46 @@ keep_profile() { # WORKLOAD CFG REP: its "# huge:" and stats lines into PROFILE
     grep -h '^# huge: .*\(AnonHugePages\|enabled\)' "$TMP/out" | sed 's/^# huge: /  - /; s/ at 0x[0-9a-f]*//'
     grep -h 'syncguard: stats:' "$TMP/err" | sed 's/^==[0-9]*==syncguard: /  - /'
   } >>"$PROFILE" 2>/dev/null
+}
+
+# Each micro run under syncguard: its guarded 4 KiB copy's time beside the
+# mean cost of the process's own mprotect calls (from its counters), to show
+# how much of the run-to-run spread is the kernel's (TLB shootdowns).
+MPROTECT=$TMP/mprotect.md
+: >"$MPROTECT"
+keep_mprotect_cost() { # CFG REP
+  local stats d2h
+  stats=$(grep -ho 'mprotect_calls=[0-9]*\|mprotect_ns=[0-9]*' "$TMP/err" | tr '\n' ' ')
+  d2h=$(grep -h '^d2h_pinned_4KiB,' "$TMP/out" | cut -d, -f3)
+  [ -n "$stats" ] || return
+  awk -v cfg="$1" -v rep="$2" -v d2h="$d2h" -v s="$stats" 'BEGIN {
+    n = split(s, kv, /[ =]/); for (i = 1; i < n; i += 2) v[kv[i]] = kv[i + 1]
+    if (v["mprotect_calls"] > 0)
+      printf "| %s | %s | %s | %d | %.2f |\n", cfg, rep, d2h, v["mprotect_calls"],
+        v["mprotect_ns"] / v["mprotect_calls"] / 1000 }' >>"$MPROTECT"
+}
+
+# The guarded 4 KiB copy profiled (bench/sgprof.c; BENCH_PROFILE=1): where
+# each configuration's time per copy goes, innermost frames and inclusive.
+SGPROF_MD=$TMP/sgprof.md
+: >"$SGPROF_MD"
+profile_copy() { # CFG
+  local left=$((BUDGET - SECONDS))
+  [ -x "$TMP/libsgprof.so" ] && [ -x "$TMP/micro" ] && ((left >= 20)) || return
+  prefix "$1"
+  PRE=("${PRE[@]/#LD_PRELOAD=*/LD_PRELOAD=$LIB:$TMP/libsgprof.so}")
+  timeout -k 5 60 "${PRE[@]}" SGPROF_HZ=5000 SGPROF_OUT="$TMP/prof-$1.txt" \
+    "$TMP/micro" 5 d2h_pinned_4KiB >"$TMP/out" 2>"$TMP/err" </dev/null
+  progress "profile of micro d2h_pinned_4KiB under $1: exit $?"
+  [ -s "$TMP/prof-$1.txt" ] || return
+  {
+    echo "- \`$1\` ($(cat "$TMP/out"); µs per copy + synchronize, samples with a syncguard frame):"
+    echo
+    echo '```'
+    "$PYTHON" bench/sgprof_report.py "$TMP/prof-$1.txt" "$LIB" --focus sg: --iters 110001 --top 14 2>&1 |
+      grep -v '^$' | head -40
+    echo '```'
+  } >>"$SGPROF_MD"
 }
 
 # run_one WORKLOAD CFG REP LIMIT [MIN]: one process (at most LIMIT seconds;
@@ -179,6 +228,11 @@ if ! cc -O2 -pthread -I"$CUDA_DIR/include" bench/pinned_loader.c -o "$TMP/pinned
   echo "# pinned_loader build failed:" | tee -a "$RAW"
   tail -n 20 "$TMP/err" | comment
 fi
+if [ "${BENCH_PROFILE:-1}" = 1 ] && ! cc -O2 -shared -fPIC -o "$TMP/libsgprof.so" bench/sgprof.c -ldl \
+  >"$TMP/err" 2>&1; then
+  echo "# sgprof build failed:" | tee -a "$RAW"
+  tail -n 5 "$TMP/err" | comment
+fi
 progress "building copy_sizes: cc -O2 -pthread bench/copy_sizes.c -lcuda"
 if ! cc -O2 -pthread -I"$CUDA_DIR/include" bench/copy_sizes.c -o "$TMP/copy_sizes" \
   -L"$CUDA_DIR/lib64/stubs" -lcuda >"$TMP/err" 2>&1; then
@@ -196,8 +250,10 @@ LIBSUM=$(sha256sum "$LIB" 2>/dev/null | cut -c1-12)
 progress "GPU: $GPU; CUDA $NVCC_VER; $TORCH_VER"
 
 # ------------------------------------------------------------------ measure
-MAXREPS=$((REPS_MICRO > REPS_PY ? REPS_MICRO : REPS_PY))
-((REPS_SIZES > MAXREPS)) && MAXREPS=$REPS_SIZES
+MAXREPS=$REPS_MICRO
+for n in "$REPS_RESNET" "$REPS_TRAIN" "$REPS_SIZES"; do ((n > MAXREPS)) && MAXREPS=$n; done
+MEMCHECK_AFTER=${BENCH_MEMCHECK_AFTER:-$MAXREPS}
+((MEMCHECK_AFTER > MAXREPS)) && MEMCHECK_AFTER=$MAXREPS
 for ((rep = 1; rep <= MAXREPS; rep++)); do
   if ((rep <= REPS_SIZES)); then
     for cfg in native sg-report sg-sync sg-sampled sg-nohuge; do run_one sizes $cfg $rep 60; done
@@ -207,15 +263,24 @@ for ((rep = 1; rep <= MAXREPS; rep++)); do
     for cfg in native sg-report sg-sync sg-sampled; do run_one micro $cfg $rep 90; done
     for cfg in native sg-report sg-sync sg-sampled; do run_one loader $cfg $rep 60; done
   fi
-  if ((rep <= REPS_PY)); then
-    for cfg in native sg-report sg-sync sg-sampled tcsan; do run_one resnet $cfg $rep 150; done
+  tcsan=""
+  ((rep <= REPS_TCSAN)) && tcsan=tcsan
+  if ((rep <= REPS_RESNET)); then
+    for cfg in native sg-report sg-sync sg-sampled $tcsan; do run_one resnet $cfg $rep 150; done
+  fi
+  if ((rep <= REPS_TRAIN)); then
     # guard_sources=0 changes nothing for ResNet (its copies are device-to-host)
-    for cfg in native sg-report sg-sync sg-sampled sg-nosrc tcsan; do run_one train $cfg $rep 150; done
+    for cfg in native sg-report sg-sync sg-sampled sg-nosrc $tcsan; do run_one train $cfg $rep 150; done
+  fi
+  if ((rep == MEMCHECK_AFTER)); then
+    run_one micro memcheck 1 120
+    run_one sizes memcheck 1 120
+    run_one resnet memcheck 1 120 60
   fi
 done
-run_one micro memcheck 1 120
-run_one sizes memcheck 1 120
-run_one resnet memcheck 1 120 60
+if [ "${BENCH_PROFILE:-1}" = 1 ]; then
+  for cfg in sg-report sg-sampled; do profile_copy $cfg; done
+fi
 
 # ------------------------------------------------------------------- report
 SGCMD="LD_PRELOAD=$LIB${SGLP:+ LD_LIBRARY_PATH=$SGLP} SYNCGUARD_OPTIONS=mode=report|sync"
@@ -243,7 +308,7 @@ OVERRIDES=$(env | grep -E '^(SYNCGUARD_LIB|SYNCGUARD_LIBDIR|PYTHON|NVCC|BENCH_[A
   echo "  - TORCH_CUDA_SANITIZER=1 (PyTorch workloads; train.py switches it off in the DataLoader workers, which do CPU work only and cannot touch CUDA after fork)"
   echo "  - syncguard huge_pinned=0 (sizes, threads): \`SYNCGUARD_OPTIONS=mode=report,huge_pinned=0\`: the driver's own pinned allocations, guarded on 4 KiB pages"
   echo "  - compute-sanitizer: \`$CSAN --tool memcheck\`, once: \`micro 0.1\` and \`copy_sizes sizes 0.1\` (a tenth of the iterations) and \`resnet.py 3 1\` (3 batches after 1 warmup)"
-  echo "- Median of $REPS_MICRO runs (micro) / $REPS_PY runs (PyTorch) / $REPS_SIZES runs (sizes, threads), configurations alternating within each repetition. \"added / iter\" = median − native median."
+  echo "- Median of $REPS_MICRO runs (micro) / $REPS_RESNET (resnet) / $REPS_TRAIN (train) / $REPS_SIZES (sizes, threads); TORCH_CUDA_SANITIZER in the first $REPS_TCSAN; configurations alternating within each repetition. \"added / iter\" = median − native median."
   echo
   BENCH_SAMPLE=$SAMPLE "$PYTHON" bench/report.py "$RAW" || echo "(bench/report.py failed: see bench/raw.csv)"
   if [ -s "$PROFILE" ]; then
@@ -253,6 +318,24 @@ OVERRIDES=$(env | grep -E '^(SYNCGUARD_LIB|SYNCGUARD_LIBDIR|PYTHON|NVCC|BENCH_[A
     echo "AnonHugePages: how much of each pinned buffer the kernel backed with 2 MiB pages, when allocated and after its copies (guards over part of a huge page split it). mprotect_ns / mprotect_calls: syncguard's own time in mprotect."
     echo
     cat "$PROFILE"
+  fi
+  if [ -s "$MPROTECT" ]; then
+    echo
+    echo "### The kernel's share: micro's guarded 4 KiB copy against the cost of one mprotect, run by run"
+    echo
+    echo "Each micro run under syncguard (verbosity=1 counters): the d2h_pinned_4KiB case's µs per copy + synchronize, and the process's mean µs per mprotect call (two per guarded copy; every case of the run together)."
+    echo
+    echo "| config | rep | d2h_pinned_4KiB µs | mprotect calls | µs per mprotect |"
+    echo "|---|---:|---:|---:|---:|"
+    cat "$MPROTECT"
+  fi
+  if [ -s "$SGPROF_MD" ]; then
+    echo
+    echo "### Profile of the guarded 4 KiB copy (bench/sgprof.c, wall clock, 5000 Hz)"
+    echo
+    echo "\`micro 5 d2h_pinned_4KiB\` once more per configuration with the sampling profiler preloaded after syncguard; per-iteration times include the profiler's own cost (about 15 %). Frames \`sg:\` are syncguard's (symbolized with addr2line on the same build)."
+    echo
+    cat "$SGPROF_MD"
   fi
   echo
   echo "Raw timings and the stderr tails of failed runs: \`bench/raw.csv\`${OUT:+ (\`\$OUT/bench-raw.csv\`)}."

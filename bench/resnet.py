@@ -10,11 +10,21 @@ an event recorded after the copy, event.synchronize(), then the host reads
 the output (.sum()). Times the BATCHES after WARMUP with perf_counter and
 prints "resnet50_bf16_b64,BATCHES,US_PER_BATCH".
 """
+import os
+import signal
 import sys
 import time
 
 import torch
 import torchvision
+
+
+def profile_mark():
+    """With SGPROF_TOGGLE=1, start or stop bench/sgprof.c's samples
+    (SGPROF_ARM=signal): the profile then covers the timed steps only."""
+    if os.environ.get("SGPROF_TOGGLE") == "1":
+        os.kill(os.getpid(), signal.SIGUSR2)
+
 
 BATCH = 64
 
@@ -33,11 +43,13 @@ def main():
         for i in range(warmup + batches):
             if i == warmup:
                 t0 = time.perf_counter()
+                profile_mark()
             out = model(x).to("cpu", non_blocking=True)
             done.record()
             done.synchronize()
             total += out.float().sum().item()
     dt = time.perf_counter() - t0
+    profile_mark()
     print(f"# output pinned={out.is_pinned()} checksum={total:.6g}")
     print(f"resnet50_bf16_b{BATCH},{batches},{dt / batches * 1e6:.1f}")
 

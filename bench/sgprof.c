@@ -6,11 +6,19 @@
 //   LD_PRELOAD=libsyncguard.so:libsgprof.so SGPROF_OUT=prof.txt ./micro 1 d2h_pinned_4KiB
 //   python3 bench/sgprof_report.py prof.txt src/.libs/libsyncguard.so
 //
-// A POSIX timer on CLOCK_MONOTONIC (SGPROF_HZ, default 20000) sends SIGPROF
-// to the main thread; the handler records the interrupted stack with
-// backtrace(). Wall clock, not CPU time: time the thread spends blocked in a
-// system call (an mprotect waiting for other CPUs' TLBs, a futex, the
-// driver's ioctl) is where it is, which is what a latency profile needs.
+// SGPROF_MODE=wall (default): a POSIX timer on CLOCK_MONOTONIC (SGPROF_HZ,
+// default 20000) sends SIGPROF to the main thread; the handler records the
+// interrupted stack with backtrace(). Wall clock: time the thread spends
+// blocked in a system call (an mprotect waiting for other CPUs' TLBs, a
+// futex, the driver's ioctl) is where it is, which is what a latency
+// profile of a single-threaded loop needs.
+// SGPROF_MODE=cpu: ITIMER_PROF, the process's CPU time in every thread (the
+// kernel's tick limits the rate), for a program whose work is spread over
+// threads (PyTorch's DataLoader pin-memory thread). A "%p" in SGPROF_OUT
+// becomes the process id (programs that start others).
+// SGPROF_ARM=signal: no samples until the program sends itself SIGUSR2, and
+// none after the next one (bench/train.py and bench/resnet.py do so around
+// their timed steps when SGPROF_TOGGLE=1 is set).
 // At exit the stacks are written one per line, each frame as
 // "module+0xoffset" or "module+0xoffset:symbol" where dladdr names one;
 // bench/sgprof_report.py symbolizes syncguard's frames with addr2line on
@@ -23,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -37,7 +46,28 @@ struct sample {
 static struct sample samples[MAX_SAMPLES];
 static volatile int nsamples, dropped;
 static timer_t timer;
-static int running;
+static int running, cpu_mode, sampling;
+static struct timespec every;
+
+// Starts or stops the samples; async-signal-safe (SIGUSR2 calls it).
+static void set_sampling(int on) {
+  if (cpu_mode) {
+    struct timeval tv = {every.tv_sec, every.tv_nsec / 1000};
+    struct itimerval it = {tv, tv};
+    if (!on) memset(&it, 0, sizeof it);
+    setitimer(ITIMER_PROF, &it, NULL);
+  } else {
+    struct itimerspec its = {every, every};
+    if (!on) memset(&its, 0, sizeof its);
+    timer_settime(timer, 0, &its, NULL);
+  }
+  sampling = on;
+}
+
+static void on_sigusr2(int sig) {
+  (void)sig;
+  set_sampling(!sampling);
+}
 
 static void *interrupted_pc(void *uc_) {
 #if defined(__x86_64__)
@@ -89,17 +119,23 @@ static void write_frame(FILE *f, void *pc, int innermost) {
 __attribute__((destructor)) static void sgprof_stop(void) {
   if (!running) return;
   running = 0;
-  timer_delete(timer);
-  const char *path = getenv("SGPROF_OUT");
-  char fallback[64];
-  if (!path) snprintf(fallback, sizeof fallback, "sgprof.%d.txt", (int)getpid()), path = fallback;
+  set_sampling(0);
+  if (!cpu_mode) timer_delete(timer);
+  const char *out = getenv("SGPROF_OUT");
+  char path[4096];
+  if (!out) out = "sgprof.%p.txt";
+  const char *pid = strstr(out, "%p");
+  if (pid)
+    snprintf(path, sizeof path, "%.*s%d%s", (int)(pid - out), out, (int)getpid(), pid + 2);
+  else
+    snprintf(path, sizeof path, "%s", out);
   FILE *f = fopen(path, "w");
   if (!f) {
     perror(path);
     return;
   }
-  fprintf(f, "# sgprof samples=%d dropped=%d hz=%s\n", nsamples, dropped,
-          getenv("SGPROF_HZ") ? getenv("SGPROF_HZ") : "20000");
+  fprintf(f, "# sgprof samples=%d dropped=%d hz=%s mode=%s\n", nsamples, dropped,
+          getenv("SGPROF_HZ") ? getenv("SGPROF_HZ") : "20000", cpu_mode ? "cpu" : "wall");
   for (int i = 0; i < nsamples; i++) {
     for (int k = 0; k < samples[i].depth; k++) write_frame(f, samples[i].pc[k], k == 0);
     fputc('\n', f);
@@ -118,14 +154,26 @@ __attribute__((constructor)) static void sgprof_start(void) {
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
   if (sigaction(SIGPROF, &sa, NULL)) return perror("sgprof: sigaction");
-  struct sigevent ev;
-  memset(&ev, 0, sizeof ev);
-  ev.sigev_notify = SIGEV_THREAD_ID;
-  ev.sigev_signo = SIGPROF;
-  ev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
-  if (timer_create(CLOCK_MONOTONIC, &ev, &timer)) return perror("sgprof: timer_create");
   long ns = 1000000000L / hz;
-  struct itimerspec its = {{ns / 1000000000L, ns % 1000000000L}, {ns / 1000000000L, ns % 1000000000L}};
-  if (timer_settime(timer, 0, &its, NULL)) return perror("sgprof: timer_settime");
+  every.tv_sec = ns / 1000000000L;
+  every.tv_nsec = ns % 1000000000L;
+  const char *mode = getenv("SGPROF_MODE");
+  cpu_mode = mode && strcmp(mode, "cpu") == 0;
+  if (!cpu_mode) {
+    struct sigevent ev;
+    memset(&ev, 0, sizeof ev);
+    ev.sigev_notify = SIGEV_THREAD_ID;
+    ev.sigev_signo = SIGPROF;
+    ev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+    if (timer_create(CLOCK_MONOTONIC, &ev, &timer)) return perror("sgprof: timer_create");
+  }
+  const char *arm = getenv("SGPROF_ARM");
+  if (arm && strcmp(arm, "signal") == 0) {
+    sa.sa_handler = on_sigusr2;
+    sa.sa_flags = SA_RESTART;
+    if (sigaction(SIGUSR2, &sa, NULL)) return perror("sgprof: sigaction");
+  } else {
+    set_sampling(1);
+  }
   running = 1;
 }

@@ -9,9 +9,14 @@ LIBSYNCGUARD.so is the same build that was preloaded (its frames are
 symbolized with addr2line); other modules' frames keep the symbol dladdr
 gave on the profiled machine. --focus keeps the samples with a frame whose
 name contains SUBSTRING (e.g. cuMemcpyDtoHAsync, to leave CUDA's start-up
-out). --iters turns sample counts into microseconds per iteration.
-Prints self time (the innermost frame), inclusive time (each function once
-per sample) and the commonest stacks.
+out). --iters turns sample counts into microseconds per iteration (wall
+mode only: in cpu mode the kernel's tick sets the real rate, so only shares
+are printed).
+Prints syncguard's own share (samples whose innermost frame outside the C
+library, libunwind and the loader is syncguard's: its code and the system
+calls it makes, not the driver's work it calls), self time (the innermost
+frame), inclusive time (each function once per sample) and the commonest
+stacks.
 """
 import argparse
 import collections
@@ -19,19 +24,25 @@ import os
 import subprocess
 
 
+# Frames that do work on behalf of whoever called them.
+SERVICE_MODULES = ("libc.so", "libunwind.so", "ld-linux", "linux-vdso", "libpthread")
+
+
 def read_profile(path):
-    hz, stacks = 20000, []
+    hz, mode, stacks = 20000, "wall", []
     with open(path) as f:
         for line in f:
             if line.startswith("#"):
                 for word in line.split():
                     if word.startswith("hz="):
                         hz = int(word[3:])
+                    if word.startswith("mode="):
+                        mode = word[5:]
                 continue
             frames = line.split()
             if frames:
                 stacks.append(frames)
-    return hz, stacks
+    return hz, mode, stacks
 
 
 def symbolize_library(stacks, library):
@@ -78,7 +89,9 @@ def main():
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--focus")
     args = ap.parse_args()
-    hz, stacks = read_profile(args.profile)
+    hz, mode, stacks = read_profile(args.profile)
+    if mode != "wall":
+        args.iters = None
     names = symbolize_library(stacks, args.library) if args.library else {}
     named = [[frame_name(f, names) for f in st] for st in stacks]
     if args.focus:
@@ -91,8 +104,18 @@ def main():
             s += f" {n / hz * 1e6 / args.iters:8.3f} us/iter"
         return s
 
-    print(f"samples: {total} at {hz} Hz ({total / hz:.3f} s)"
+    print(f"samples: {total} ({mode} clock, {hz} Hz asked)"
           + (f", focus {args.focus!r}" if args.focus else ""))
+    owner = collections.Counter()
+    for st in named:
+        first = next((f for f in st if not f.startswith(SERVICE_MODULES)), "?")
+        owner[first if first.startswith("sg:") else first.split(":")[0]] += 1
+    own = sum(n for name, n in owner.items() if name.startswith("sg:"))
+    print("\n== syncguard's own (its code and system calls), by the syncguard function")
+    print(amount(own), "all of syncguard")
+    for name, n in owner.most_common():
+        if name.startswith("sg:") and n * 200 >= max(total, 1):
+            print(amount(n), name)
     self_time = collections.Counter(st[0] for st in named)
     incl = collections.Counter()
     for st in named:

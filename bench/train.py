@@ -13,6 +13,7 @@ the kernel per timed step: user and system CPU time, minor page faults,
 voluntary and involuntary context switches.
 """
 import os
+import signal
 import resource
 import sys
 import time
@@ -21,6 +22,14 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from torch.utils.data import DataLoader, Dataset
+
+
+def profile_mark():
+    """With SGPROF_TOGGLE=1, start or stop bench/sgprof.c's samples
+    (SGPROF_ARM=signal): the profile then covers the timed steps only."""
+    if os.environ.get("SGPROF_TOGGLE") == "1":
+        os.kill(os.getpid(), signal.SIGUSR2)
+
 
 BATCH, BANK = 128, 1024
 
@@ -71,6 +80,7 @@ def main():
         if i == warmup:
             t0 = time.perf_counter()
             r0 = resource.getrusage(resource.RUSAGE_SELF)
+            profile_mark()
         xb = xb.to("cuda", non_blocking=True)
         yb = yb.to("cuda", non_blocking=True)
         loss = F.cross_entropy(model(xb), yb)
@@ -79,6 +89,7 @@ def main():
         opt.step()
         last = loss.item()
     dt = time.perf_counter() - t0
+    profile_mark()
     r1 = resource.getrusage(resource.RUSAGE_SELF)
     print(f"# final loss={last:.6g}")
     print("# per step: user %.1f us, sys %.1f us, %.1f minor faults, %.1f voluntary and "

@@ -81,6 +81,26 @@ def frame_name(frame, names):
     return f"{module}:{sym}" if sym else f"{module}:?"
 
 
+def owner_of(stack):
+    """Who the sample's time is for: the innermost frame outside the service
+    modules. A syncguard shim that called the C library's function of its
+    own name (read, syscall) passed the program's call on: the time is its
+    caller's, syncguard's only when syncguard itself made the call."""
+    for i, frame in enumerate(stack):
+        if frame.startswith(SERVICE_MODULES):
+            continue
+        if frame.startswith("sg:") and i > 0:
+            shim = frame[3:].split("<")[0]
+            inner = stack[i - 1].split(":", 1)[-1]
+            if inner == shim or inner.lstrip("_") == shim:
+                caller = stack[i + 1] if i + 1 < len(stack) else "?"
+                if not caller.startswith("sg:"):
+                    return caller.split(":")[0] + " (through syncguard's " + shim + ")"
+                continue
+        return frame if frame.startswith("sg:") else frame.split(":")[0]
+    return "?"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("profile")
@@ -106,10 +126,7 @@ def main():
 
     print(f"samples: {total} ({mode} clock, {hz} Hz asked)"
           + (f", focus {args.focus!r}" if args.focus else ""))
-    owner = collections.Counter()
-    for st in named:
-        first = next((f for f in st if not f.startswith(SERVICE_MODULES)), "?")
-        owner[first if first.startswith("sg:") else first.split(":")[0]] += 1
+    owner = collections.Counter(owner_of(st) for st in named)
     own = sum(n for name, n in owner.items() if name.startswith("sg:"))
     print("\n== syncguard's own (its code and system calls), by the syncguard function")
     print(amount(own), "all of syncguard")

@@ -24,9 +24,16 @@ struct sg_stream {
     struct sg_stream_info info;
     uint64_t seq;     /* tracked operations enqueued so far */
     struct sg_vc deps; /* what the stream's work so far waited for, elsewhere */
+    struct sg_stream *next_blocking; /* on the blocking list */
 };
 
 static struct sg_stream *streams;
+/* The blocking streams other than the legacy ones, dead ones too (their work
+ * still completes): what an operation on a legacy stream waits for. A list
+ * of their own because the legacy stream takes most of a program's
+ * launches, and PyTorch's streams, the many, are non-blocking: each such
+ * launch would otherwise walk every stream there is. */
+static struct sg_stream *blocking_streams;
 static uint32_t next_idx = 1;
 static uint64_t dead_serial;
 
@@ -50,6 +57,10 @@ static struct sg_stream *add(struct stream_key k, int kind, int blocking, CUstre
     s->info.handle = h;
     s->info.ctx = ctx;
     HASH_ADD(hh, streams, key, sizeof k, s);
+    if (blocking && kind != SG_STREAM_LEGACY) {
+        s->next_blocking = blocking_streams;
+        blocking_streams = s;
+    }
     return s;
 }
 
@@ -108,12 +119,9 @@ static void join_whole(struct sg_vc *dst, const struct sg_stream *s)
 static void legacy_joins(const struct sg_stream *s, struct sg_vc *dst)
 {
     if (s->info.kind == SG_STREAM_LEGACY) {
-        struct sg_stream *b, *tmp;
-        HASH_ITER(hh, streams, b, tmp)
-        {
-            if (b != s && b->info.blocking && b->info.ctx == s->info.ctx)
+        for (struct sg_stream *b = blocking_streams; b; b = b->next_blocking)
+            if (b->info.ctx == s->info.ctx)
                 join_whole(dst, b);
-        }
     } else if (s->info.blocking) {
         struct sg_stream *l = legacy_of(s->info.ctx);
         if (l)
@@ -201,4 +209,5 @@ void sg_streams_after_fork_child(void)
     /* The child has no CUDA work of its parent: start from nothing. The
      * records are leaked on purpose; freeing them is not worth the risk. */
     streams = NULL;
+    blocking_streams = NULL;
 }

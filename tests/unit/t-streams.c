@@ -3,7 +3,8 @@
  * operation on the legacy stream follows all earlier work of the blocking
  * streams of its context, an operation on a blocking stream follows all
  * earlier legacy work, non-blocking streams are exempt, per-thread default
- * streams are blocking and one per thread. The driver is a stand-in here:
+ * streams are blocking and one per thread; a destroyed stream's earlier
+ * work still counts. The driver is a stand-in here:
  * the current context is the test's. */
 #include <pthread.h>
 
@@ -109,6 +110,16 @@ int main(void)
     struct sg_stream *reused = sg_stream_get(blocking, 0);
     sg_stream_info(reused, &info);
     CHECK(reused != b && !info.blocking, "a reused handle is a new stream with its own flags");
+
+    current = (CUcontext)0x1000;
+    struct sg_stream *unknown = sg_stream_get((CUstream)0x30, 0);
+    sg_stream_enqueue(unknown);
+    sg_stream_enqueue(reused);
+    sg_stream_enqueue(legacy);
+    CHECK(knows(legacy, b) == 3, "legacy work follows a destroyed blocking stream's earlier work");
+    CHECK(knows(legacy, unknown) == 1,
+          "legacy work follows a blocking stream first seen in use, not created");
+    CHECK(knows(legacy, reused) == 0, "nor a non-blocking stream on a reused handle");
 
     struct sg_vc wait = { 0 };
     sg_vc_raise(&wait, 999, 5);

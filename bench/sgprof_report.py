@@ -13,8 +13,9 @@ out). --iters turns sample counts into microseconds per iteration (wall
 mode only: in cpu mode the kernel's tick sets the real rate, so only shares
 are printed).
 Prints syncguard's own share (samples whose innermost frame outside the C
-library, libunwind and the loader is syncguard's: its code and the system
-calls it makes, not the driver's work it calls), self time (the innermost
+library, libunwind and the loader is syncguard's: its code, the system
+calls it makes and the driver calls it makes for itself; not the driver's
+work for the program's own calls that it forwards), self time (the innermost
 frame), inclusive time (each function once per sample) and the commonest
 stacks.
 """
@@ -81,17 +82,33 @@ def frame_name(frame, names):
     return f"{module}:{sym}" if sym else f"{module}:?"
 
 
+def function_of(frame):
+    """A frame's function name: 'sg:f<inlined>' and 'module:f' give f."""
+    return frame.split(":", 1)[-1].split("<")[0] if ":" in frame else None
+
+
 def owner_of(stack):
     """Who the sample's time is for: the innermost frame outside the service
     modules. A syncguard shim that called the C library's function of its
     own name (read, syscall) passed the program's call on: the time is its
-    caller's, syncguard's only when syncguard itself made the call."""
+    caller's, syncguard's only when syncguard itself made the call. Driver
+    work is the program's when a shim forwards the call of the same name,
+    syncguard's when syncguard calls the driver for itself (the event it
+    records after a copy, cuStreamIsCapturing, pointer attributes)."""
     for i, frame in enumerate(stack):
         if frame.startswith(SERVICE_MODULES):
             continue
+        if frame.startswith("libcuda"):
+            j = i
+            while j + 1 < len(stack) and stack[j + 1].startswith("libcuda"):
+                j += 1
+            caller = stack[j + 1] if j + 1 < len(stack) else "?"
+            if caller.startswith("sg:") and function_of(caller) != function_of(stack[j]):
+                return caller + " (the driver, for syncguard)"
+            return frame.split(":")[0]
         if frame.startswith("sg:") and i > 0:
-            shim = frame[3:].split("<")[0]
-            inner = stack[i - 1].split(":", 1)[-1]
+            shim = function_of(frame)
+            inner = function_of(stack[i - 1]) or ""
             if inner == shim or inner.lstrip("_") == shim:
                 caller = stack[i + 1] if i + 1 < len(stack) else "?"
                 if not caller.startswith("sg:"):
@@ -128,7 +145,7 @@ def main():
           + (f", focus {args.focus!r}" if args.focus else ""))
     owner = collections.Counter(owner_of(st) for st in named)
     own = sum(n for name, n in owner.items() if name.startswith("sg:"))
-    print("\n== syncguard's own (its code and system calls), by the syncguard function")
+    print("\n== syncguard's own (its code, system calls and driver calls), by the syncguard function")
     print(amount(own), "all of syncguard")
     for name, n in owner.most_common():
         if name.startswith("sg:") and n * 200 >= max(total, 1):

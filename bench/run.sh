@@ -34,7 +34,8 @@
 # default), BENCH_REPS_TCSAN (BENCH_REPS_PY: TORCH_CUDA_SANITIZER's runs are
 # slow and their ratio is large, one run tells it), BENCH_PROFILE (1: after the
 # timed runs, micro's guarded 4 KiB copy under syncguard mode=report and
-# sampled once more, with bench/sgprof.c preloaded, its summary in the results),
+# sampled, and the training loop under report, guard_sources=0 and sampled,
+# once more each with bench/sgprof.c preloaded, their summaries in the results),
 # BENCH_MEMCHECK_AFTER (the last repetition: the compute-sanitizer runs come
 # after this one, so that a budget spent on later repetitions leaves them in).
 set -u
@@ -162,6 +163,34 @@ profile_copy() { # CFG
   } >>"$SGPROF_MD"
 }
 
+# The training loop profiled (BENCH_PROFILE=1): the CPU time of every thread
+# during the timed steps only (train.py arms the sampler around them).
+# syncguard's share of the samples times the CPU time per step that train.py
+# prints (getrusage) is syncguard's time per step: a measure of its cost that
+# the spread between processes, larger than the targets, does not blur.
+TRAIN_MD=$TMP/train-profile.md
+: >"$TRAIN_MD"
+profile_train() { # CFG
+  local left=$((BUDGET - SECONDS)) f own total cpu step
+  [ -x "$TMP/libsgprof.so" ] && ((left >= 30)) || return
+  prefix "$1"
+  PRE=("${PRE[@]/#LD_PRELOAD=*/LD_PRELOAD=$LIB:$TMP/libsgprof.so}")
+  rm -f "$TMP"/train-prof.*.txt
+  timeout -k 5 150 "${PRE[@]}" SGPROF_MODE=cpu SGPROF_HZ=1000 SGPROF_ARM=signal SGPROF_TOGGLE=1 \
+    SGPROF_OUT="$TMP/train-prof.%p.txt" "$PYTHON" bench/train.py >"$TMP/out" 2>"$TMP/err" </dev/null
+  progress "profile of train under $1: exit $?"
+  f=$(ls -S "$TMP"/train-prof.*.txt 2>/dev/null | head -1) # the main process's
+  [ -n "$f" ] || return
+  read -r own total < <("$PYTHON" bench/sgprof_report.py "$f" "$LIB" --own)
+  cpu=$(sed -n 's/^# per step: user \([0-9.]*\) us, sys \([0-9.]*\) us.*/\1 \2/p' "$TMP/out")
+  step=$(grep -h '^train_cnn' "$TMP/out" | cut -d, -f3)
+  [ -n "$own" ] && [ -n "$cpu" ] && [ -n "$step" ] || return
+  awk -v cfg="$1" -v own="$own" -v total="$total" -v cpu="$cpu" -v step="$step" 'BEGIN {
+    split(cpu, c, " "); per = (c[1] + c[2]) * own / (total > 0 ? total : 1)
+    printf "| %s | %.0f | %d of %d | %.0f | %.0f | %.1f %% |\n", cfg, step, own, total,
+      c[1] + c[2], per, 100 * per / step }' >>"$TRAIN_MD"
+}
+
 # run_one WORKLOAD CFG REP LIMIT [MIN]: one process (at most LIMIT seconds;
 # skipped when less than MIN, default 20, are left), its results into RAW
 run_one() {
@@ -280,6 +309,7 @@ for ((rep = 1; rep <= MAXREPS; rep++)); do
 done
 if [ "${BENCH_PROFILE:-1}" = 1 ]; then
   for cfg in sg-report sg-sampled; do profile_copy $cfg; done
+  for cfg in sg-report sg-nosrc sg-sampled; do profile_train $cfg; done
 fi
 
 # ------------------------------------------------------------------- report
@@ -328,6 +358,16 @@ OVERRIDES=$(env | grep -E '^(SYNCGUARD_LIB|SYNCGUARD_LIBDIR|PYTHON|NVCC|BENCH_[A
     echo "| config | rep | d2h_pinned_4KiB µs | mprotect calls | µs per mprotect |"
     echo "|---|---:|---:|---:|---:|"
     cat "$MPROTECT"
+  fi
+  if [ -s "$TRAIN_MD" ]; then
+    echo
+    echo "### syncguard's own time in the training loop (bench/sgprof.c, CPU time of every thread, timed steps only)"
+    echo
+    echo "\`train.py\` once more per configuration with \`SGPROF_MODE=cpu SGPROF_ARM=signal SGPROF_TOGGLE=1\`: syncguard's samples (its code, its system calls and the driver calls it makes for itself; \`bench/sgprof_report.py --own\`) among all the process's, times its CPU time per step (getrusage), against the step. With so few samples each figure is ± the square root of its count."
+    echo
+    echo "| config | µs per step | syncguard's samples | CPU µs per step | syncguard's µs per step | of a step |"
+    echo "|---|---:|---:|---:|---:|---:|"
+    cat "$TRAIN_MD"
   fi
   if [ -s "$SGPROF_MD" ]; then
     echo

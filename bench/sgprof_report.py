@@ -3,7 +3,7 @@
 """Summarize a bench/sgprof.c profile.
 
 usage: sgprof_report.py PROFILE [LIBSYNCGUARD.so] [--iters N] [--top K]
-       [--focus SUBSTRING]
+       [--focus SUBSTRING] [--own]
 
 LIBSYNCGUARD.so is the same build that was preloaded (its frames are
 symbolized with addr2line); other modules' frames keep the symbol dladdr
@@ -125,6 +125,8 @@ def main():
     ap.add_argument("--iters", type=float)
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--focus")
+    ap.add_argument("--own", action="store_true",
+                    help="print only 'OWN TOTAL': syncguard's own samples and all")
     args = ap.parse_args()
     hz, mode, stacks = read_profile(args.profile)
     if mode != "wall":
@@ -141,10 +143,13 @@ def main():
             s += f" {n / hz * 1e6 / args.iters:8.3f} us/iter"
         return s
 
-    print(f"samples: {total} ({mode} clock, {hz} Hz asked)"
-          + (f", focus {args.focus!r}" if args.focus else ""))
     owner = collections.Counter(owner_of(st) for st in named)
     own = sum(n for name, n in owner.items() if name.startswith("sg:"))
+    if args.own:
+        print(own, total)
+        return
+    print(f"samples: {total} ({mode} clock, {hz} Hz asked)"
+          + (f", focus {args.focus!r}" if args.focus else ""))
     print("\n== syncguard's own (its code, system calls and driver calls), by the syncguard function")
     print(amount(own), "all of syncguard")
     for name, n in owner.most_common():

@@ -16,6 +16,7 @@
 static void at_exit(void *unused)
 {
     (void)unused;
+    sg_reporter_drain(); /* reports still being written count too */
     sg_report_at_exit();
     if (sg_reports_written() > 0) {
         fflush(NULL);

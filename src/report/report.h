@@ -73,6 +73,10 @@ void sg_report_at_exit(void);
 /* In a forked child: a reporter thread of its own (started when needed),
  * counts and dedup from zero, its own JSON file. */
 void sg_reporter_after_fork_child(void);
+/* At exit, before the summary: waits (boundedly) for the reports still
+ * pending in the reporter's ring, so that the summary and exit status count
+ * them. */
+void sg_reporter_drain(void);
 void sg_report_after_fork_child(void);
 /* The class a kind is counted in, and the names of classes (kinds.c). */
 enum sg_race_class sg_race_class_of(enum sg_race_kind kind);

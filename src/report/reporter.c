@@ -4,7 +4,11 @@
  * ring slot, wakes this thread with sem_post (async-signal-safe), and waits
  * on a futex until the report is written. The wait is bounded so that a
  * reporter stuck behind a lock the faulting thread holds (a malloc arena,
- * say) delays the program but cannot hang it. */
+ * say) delays the program but cannot hang it. Bounds are deadlines on the
+ * monotonic clock, not counts of waits: a program whose signals interrupt
+ * every wait (a profiler's SIGPROF at 20 kHz) would otherwise use them up
+ * in milliseconds, leave its report unwritten and exit as if clean. At exit
+ * the reports still pending are waited for the same way. */
 #include "config.h"
 
 #include <linux/futex.h>
@@ -20,10 +24,14 @@
 #include "base/dl.h"
 #include "base/lock.h"
 #include "base/log.h"
+#include "base/stats.h"
 #include "report/report.h"
 
 #define RING 16
-#define WAIT_STEPS 100 /* x 100 ms */
+#define NS_PER_MS 1000000ul
+#define REPORT_WAIT_MS 10000ul /* a handler's wait for its report */
+#define CLAIM_WAIT_MS 1000ul   /* for a free slot, when 16 reports are pending */
+#define WAIT_STEP_MS 100ul
 
 /* ABANDONED: READY, but its faulting thread stopped waiting; the reporter
  * still writes it, then frees the slot itself. */
@@ -111,18 +119,47 @@ static void write_terse(const struct sg_race *r)
     sg_line_write(&l);
 }
 
+/* Time left before deadline, at most WAIT_STEP_MS: one futex wait or
+ * sleep, after which the caller looks again (a signal may end it sooner). */
+static int next_step(unsigned long deadline, struct timespec *step)
+{
+    unsigned long now = sg_now_ns();
+    if (now >= deadline)
+        return 0;
+    unsigned long left = deadline - now;
+    if (left > WAIT_STEP_MS * NS_PER_MS)
+        left = WAIT_STEP_MS * NS_PER_MS;
+    step->tv_sec = 0;
+    step->tv_nsec = (long)left;
+    return 1;
+}
+
 static struct slot *claim_slot(void)
 {
-    for (int tries = 0; tries < 1000; tries++) {
+    unsigned long deadline = sg_now_ns() + CLAIM_WAIT_MS * NS_PER_MS;
+    struct timespec step;
+    do {
         for (int i = 0; i < RING; i++) {
             int expected = SLOT_FREE;
             if (atomic_compare_exchange_strong(&ring[i].state, &expected, SLOT_FILLING))
                 return &ring[i];
         }
-        struct timespec ts = { 0, 1000000 };
-        nanosleep(&ts, NULL);
-    }
+        struct timespec ms = { 0, (long)NS_PER_MS };
+        nanosleep(&ms, NULL);
+    } while (next_step(deadline, &step));
     return NULL;
+}
+
+/* Until the reporter has written the slot's report, or the deadline. */
+static void wait_written(struct slot *s, unsigned long deadline)
+{
+    struct timespec step;
+    for (;;) {
+        int st = atomic_load(&s->state);
+        if (st == SLOT_DONE || !next_step(deadline, &step))
+            return;
+        syscall(SYS_futex, &s->state, FUTEX_WAIT_PRIVATE, st, &step, NULL, 0);
+    }
 }
 
 int sg_report_race(const struct sg_race *race)
@@ -135,13 +172,7 @@ int sg_report_race(const struct sg_race *race)
     memcpy(&s->race, race, sizeof *race);
     atomic_store(&s->state, SLOT_READY);
     sem_post(&wake);
-    struct timespec step = { 0, 100000000 };
-    for (int i = 0; i < WAIT_STEPS; i++) {
-        int st = atomic_load(&s->state);
-        if (st == SLOT_DONE)
-            break;
-        syscall(SYS_futex, &s->state, FUTEX_WAIT_PRIVATE, st, &step, NULL, 0);
-    }
+    wait_written(s, sg_now_ns() + REPORT_WAIT_MS * NS_PER_MS);
     /* If the reporter has not got to it yet, it still will, and frees the
      * slot after; else the slot is done and ours to free. */
     int ready = SLOT_READY;
@@ -150,4 +181,24 @@ int sg_report_race(const struct sg_race *race)
     int suppressed = s->suppressed;
     atomic_store(&s->state, SLOT_FREE);
     return suppressed;
+}
+
+/* At exit: the reports a handler stopped waiting for (or is waiting for in
+ * another thread) are written before the summary counts them. Bounded like
+ * a handler's wait; the exiting thread holds no lock the reporter needs. */
+void sg_reporter_drain(void)
+{
+    if (atomic_load(&started) != 2)
+        return;
+    unsigned long deadline = sg_now_ns() + REPORT_WAIT_MS * NS_PER_MS;
+    struct timespec step;
+    for (int i = 0; i < RING; i++) {
+        for (;;) {
+            int st = atomic_load(&ring[i].state);
+            if ((st != SLOT_READY && st != SLOT_ABANDONED) || !next_step(deadline, &step))
+                break;
+            struct timespec ms = { 0, (long)NS_PER_MS };
+            nanosleep(&ms, NULL);
+        }
+    }
 }

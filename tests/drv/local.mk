@@ -275,6 +275,8 @@ DRV_TESTBINS = \
 	drv/robust_signal_nested_blocked \
 	drv/robust_signal_nodefer_ok \
 	drv/robust_signal_sigtrap \
+	drv/robust_signal_storm_ok \
+	drv/robust_signal_storm_race \
 	drv/robust_sigtrap_program_steps \
 	drv/robust_small_altstack_race \
 	drv/robust_small_buffers_gated \
@@ -564,6 +566,8 @@ DRV_SOURCES = \
 	drv/robust_signal_nested_blocked.c \
 	drv/robust_signal_nodefer_ok.c \
 	drv/robust_signal_sigtrap.c \
+	drv/robust_signal_storm_ok.c \
+	drv/robust_signal_storm_race.c \
 	drv/robust_sigtrap_program_steps.c \
 	drv/robust_small_altstack_race.c \
 	drv/robust_small_buffers_gated.c \

@@ -52,6 +52,15 @@ static inline unsigned long sg_now_ns(void)
     return (unsigned long)t.tv_sec * 1000000000ul + (unsigned long)t.tv_nsec;
 }
 
+/* Nanoseconds left before a deadline on that clock; 0 once it passed.
+ * Waits bounded this way stay bounded however often signals cut them
+ * short. */
+static inline long sg_ns_left(unsigned long deadline)
+{
+    unsigned long now = sg_now_ns();
+    return now >= deadline ? 0 : (long)(deadline - now);
+}
+
 static inline void sg_stat_since(enum sg_stat s, unsigned long start_ns)
 {
     sg_stat_add(s, sg_now_ns() - start_ns);

@@ -133,12 +133,6 @@ static struct waiter *take_idle(void)
     return NULL;
 }
 
-static long left_ns(unsigned long deadline)
-{
-    unsigned long now = sg_now_ns();
-    return now >= deadline ? 0 : (long)(deadline - now);
-}
-
 /* No idle waiter: ask now and then (no blocking call of the driver). */
 static int poll_until(CUevent ev, unsigned long deadline)
 {
@@ -146,7 +140,7 @@ static int poll_until(CUevent ev, unsigned long deadline)
     for (;;) {
         if (d->cuEventQuery(ev) != CUDA_ERROR_NOT_READY)
             return 1;
-        long left = left_ns(deadline);
+        long left = sg_ns_left(deadline);
         if (!left)
             return 0;
         struct timespec t = { 0, left < 1000000 ? left : 1000000 };
@@ -177,7 +171,7 @@ int sg_wait_bounded(CUevent ev, long ms)
     atomic_store(&w->request, 1);
     futex_wake(&w->request);
     while (!atomic_load(&w->done)) {
-        long left = left_ns(deadline);
+        long left = sg_ns_left(deadline);
         if (!left)
             return give_up(w);
         struct timespec t = { left / 1000000000l, left % 1000000000l };

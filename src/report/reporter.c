@@ -28,10 +28,10 @@
 #include "report/report.h"
 
 #define RING 16
-#define NS_PER_MS 1000000ul
-#define REPORT_WAIT_MS 10000ul /* a handler's wait for its report */
-#define CLAIM_WAIT_MS 1000ul   /* for a free slot, when 16 reports are pending */
-#define WAIT_STEP_MS 100ul
+#define REPORT_WAIT_NS 10000000000ul /* a handler's wait for its report: 10 s */
+#define CLAIM_WAIT_NS 1000000000ul   /* for a free slot, 16 reports pending: 1 s */
+#define STEP_NS 100000000l           /* one futex wait at most, then look again */
+#define POLL_NS 1000000l             /* between looks at the ring */
 
 /* ABANDONED: READY, but its faulting thread stopped waiting; the reporter
  * still writes it, then frees the slot itself. */
@@ -119,45 +119,35 @@ static void write_terse(const struct sg_race *r)
     sg_line_write(&l);
 }
 
-/* Time left before deadline, at most WAIT_STEP_MS: one futex wait or
- * sleep, after which the caller looks again (a signal may end it sooner). */
-static int next_step(unsigned long deadline, struct timespec *step)
+static void sleep_ns(long ns)
 {
-    unsigned long now = sg_now_ns();
-    if (now >= deadline)
-        return 0;
-    unsigned long left = deadline - now;
-    if (left > WAIT_STEP_MS * NS_PER_MS)
-        left = WAIT_STEP_MS * NS_PER_MS;
-    step->tv_sec = 0;
-    step->tv_nsec = (long)left;
-    return 1;
+    struct timespec t = { 0, ns };
+    nanosleep(&t, NULL);
 }
 
 static struct slot *claim_slot(void)
 {
-    unsigned long deadline = sg_now_ns() + CLAIM_WAIT_MS * NS_PER_MS;
-    struct timespec step;
+    unsigned long deadline = sg_now_ns() + CLAIM_WAIT_NS;
     do {
         for (int i = 0; i < RING; i++) {
             int expected = SLOT_FREE;
             if (atomic_compare_exchange_strong(&ring[i].state, &expected, SLOT_FILLING))
                 return &ring[i];
         }
-        struct timespec ms = { 0, (long)NS_PER_MS };
-        nanosleep(&ms, NULL);
-    } while (next_step(deadline, &step));
+        sleep_ns(POLL_NS);
+    } while (sg_ns_left(deadline));
     return NULL;
 }
 
 /* Until the reporter has written the slot's report, or the deadline. */
 static void wait_written(struct slot *s, unsigned long deadline)
 {
-    struct timespec step;
     for (;;) {
         int st = atomic_load(&s->state);
-        if (st == SLOT_DONE || !next_step(deadline, &step))
+        long left = sg_ns_left(deadline);
+        if (st == SLOT_DONE || !left)
             return;
+        struct timespec step = { 0, left < STEP_NS ? left : STEP_NS };
         syscall(SYS_futex, &s->state, FUTEX_WAIT_PRIVATE, st, &step, NULL, 0);
     }
 }
@@ -172,7 +162,7 @@ int sg_report_race(const struct sg_race *race)
     memcpy(&s->race, race, sizeof *race);
     atomic_store(&s->state, SLOT_READY);
     sem_post(&wake);
-    wait_written(s, sg_now_ns() + REPORT_WAIT_MS * NS_PER_MS);
+    wait_written(s, sg_now_ns() + REPORT_WAIT_NS);
     /* If the reporter has not got to it yet, it still will, and frees the
      * slot after; else the slot is done and ours to free. */
     int ready = SLOT_READY;
@@ -190,15 +180,11 @@ void sg_reporter_drain(void)
 {
     if (atomic_load(&started) != 2)
         return;
-    unsigned long deadline = sg_now_ns() + REPORT_WAIT_MS * NS_PER_MS;
-    struct timespec step;
+    unsigned long deadline = sg_now_ns() + REPORT_WAIT_NS;
     for (int i = 0; i < RING; i++) {
-        for (;;) {
-            int st = atomic_load(&ring[i].state);
-            if ((st != SLOT_READY && st != SLOT_ABANDONED) || !next_step(deadline, &step))
-                break;
-            struct timespec ms = { 0, (long)NS_PER_MS };
-            nanosleep(&ms, NULL);
-        }
+        int st;
+        while (((st = atomic_load(&ring[i].state)) == SLOT_READY || st == SLOT_ABANDONED) &&
+               sg_ns_left(deadline))
+            sleep_ns(POLL_NS);
     }
 }

@@ -140,15 +140,21 @@ keep_mprotect_cost() { # CFG REP
         v["mprotect_ns"] / v["mprotect_calls"] / 1000 }' >>"$MPROTECT"
 }
 
+# prefix_profiled CFG MIN: PRE of CFG with bench/sgprof.c preloaded after
+# syncguard; false when the sampler did not build or less than MIN seconds
+# of the budget are left.
+prefix_profiled() {
+  [ -x "$TMP/libsgprof.so" ] && (($2 <= BUDGET - SECONDS)) || return
+  prefix "$1"
+  PRE=("${PRE[@]/#LD_PRELOAD=*/LD_PRELOAD=$LIB:$TMP/libsgprof.so}")
+}
+
 # The guarded 4 KiB copy profiled (bench/sgprof.c; BENCH_PROFILE=1): where
 # each configuration's time per copy goes, innermost frames and inclusive.
 SGPROF_MD=$TMP/sgprof.md
 : >"$SGPROF_MD"
 profile_copy() { # CFG
-  local left=$((BUDGET - SECONDS))
-  [ -x "$TMP/libsgprof.so" ] && [ -x "$TMP/micro" ] && ((left >= 20)) || return
-  prefix "$1"
-  PRE=("${PRE[@]/#LD_PRELOAD=*/LD_PRELOAD=$LIB:$TMP/libsgprof.so}")
+  [ -x "$TMP/micro" ] && prefix_profiled "$1" 20 || return
   timeout -k 5 60 "${PRE[@]}" SGPROF_HZ=5000 SGPROF_OUT="$TMP/prof-$1.txt" \
     "$TMP/micro" 5 d2h_pinned_4KiB >"$TMP/out" 2>"$TMP/err" </dev/null
   progress "profile of micro d2h_pinned_4KiB under $1: exit $?"
@@ -171,10 +177,8 @@ profile_copy() { # CFG
 TRAIN_MD=$TMP/train-profile.md
 : >"$TRAIN_MD"
 profile_train() { # CFG
-  local left=$((BUDGET - SECONDS)) f own total cpu step
-  [ -x "$TMP/libsgprof.so" ] && ((left >= 30)) || return
-  prefix "$1"
-  PRE=("${PRE[@]/#LD_PRELOAD=*/LD_PRELOAD=$LIB:$TMP/libsgprof.so}")
+  local f own total cpu step
+  prefix_profiled "$1" 30 || return
   rm -f "$TMP"/train-prof.*.txt
   timeout -k 5 150 "${PRE[@]}" SGPROF_MODE=cpu SGPROF_HZ=1000 SGPROF_ARM=signal SGPROF_TOGGLE=1 \
     SGPROF_OUT="$TMP/train-prof.%p.txt" "$PYTHON" bench/train.py >"$TMP/out" 2>"$TMP/err" </dev/null

@@ -25,6 +25,9 @@
     SG_STAT(guards_dropped_maps, "guards opened early: the kernel refused a split")    \
     SG_STAT(pinned_huge, "pinned allocations on huge pages (huge_pinned)")            \
     SG_STAT(copies_sampled_out, "copies left unguarded by the sampled mode (sample=N)") \
+    SG_STAT(faults_in_call, "the driver's own accesses inside a call ordered after the copy") \
+    SG_STAT(kernel_first_reads, "first host reads of a kernel's range, let through")     \
+    SG_STAT(kernel_channels, "pinned allocations found to signal between host and kernel") \
     SG_STAT(mprotect_ns, "nanoseconds spent in syncguard's mprotect calls")           \
     SG_STAT(fault_ns, "nanoseconds spent handling faults and single steps")
 

@@ -40,10 +40,12 @@
 #include "fault/emulate.h"
 #include "fault/fault.h"
 #include "fault/flag.h"
+#include "fault/kernel_access.h"
 #include "fault/resolve.h"
 #include "fault/strings.h"
 #include "guard/guard.h"
 #include "model/copies.h"
+#include "model/incall.h"
 
 
 /* The last fault retried because no guard explained it (its page was
@@ -119,7 +121,7 @@ static void closes_page(struct sg_copy *c, void *arg)
  * only on a page no thread can read meanwhile (a read-only guard lets
  * others read it, and the kernel's copy is not one atomic store). Lock
  * held. */
-static int emulate_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc)
+static int emulate_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc, int let_through)
 {
     struct sg_mem_access a;
     if (!sg_opt.emulate_neighbours || sg_arch_trap_flag(uc) ||
@@ -127,7 +129,8 @@ static int emulate_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc)
         sg_page_down(a.addr + a.size - 1) != page)
         return 0;
     struct range_hit h = { a.addr, a.addr + a.size, a.is_write, NULL, 0 };
-    sg_copies_overlapping(page, page + sg_page_size, conflicting, &h);
+    if (!let_through)
+        sg_copies_overlapping(page, page + sg_page_size, conflicting, &h);
     if (h.c)
         return 0;
     int closed = 0;
@@ -167,9 +170,11 @@ static void say_passed_on(uintptr_t addr, uintptr_t pc, const char *why)
  * with. Step it. A thread that keeps faulting on the page (step.c) settles
  * it once its copies are done; one instruction that keeps faulting (a rep
  * string: one that will reach a copy's bytes is a race) settles it even if
- * that waits for them, as does a fault that cannot be stepped. Lock held;
- * released. */
-static int handle_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc)
+ * that waits for them, as does a fault that cannot be stepped. let_through:
+ * the access is on a copy's bytes but no race (the driver's own inside a
+ * call that follows the copy, or a first read of a kernel's range), passed
+ * the same way. Lock held; released. */
+static int handle_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc, int let_through)
 {
     /* An atomic on the page: a lock's word, on which futex() may be called
      * next, which fails on an inaccessible page (guard/normal.c). */
@@ -180,7 +185,7 @@ static int handle_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc)
      * what it is for (fault/flag.c), not a page to settle. */
     if (sg_flag_at(addr))
         tired = 0;
-    if (tired && resolve_string_op(uc)) {
+    if (tired && !let_through && resolve_string_op(uc)) {
         sg_stat_add(SG_STAT_faults_race, 1);
         return 1;
     }
@@ -189,7 +194,7 @@ static int handle_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc)
         sg_step_rested();
         return 1;
     }
-    if (tired != SG_STEP_EXHAUSTED && emulate_neighbour(addr, page, uc)) {
+    if (tired != SG_STEP_EXHAUSTED && emulate_neighbour(addr, page, uc, let_through)) {
         sg_unlock(&sg_model_lock);
         sg_stat_add(SG_STAT_faults_emulated, 1);
         return 1;
@@ -199,13 +204,41 @@ static int handle_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc)
         sg_stat_add(SG_STAT_faults_neighbour, 1);
         return 1;
     }
-    if (!tired && resolve_string_op(uc)) {
+    if (!tired && !let_through && resolve_string_op(uc)) {
         sg_stat_add(SG_STAT_faults_race, 1);
         return 1;
     }
     sg_stat_add(SG_STAT_faults_settled, 1);
     sg_step_rested();
     sg_settle(page, page + sg_page_size);
+    return 1;
+}
+
+/* An access to c's bytes that c forbids. The driver's own, inside a call
+ * that follows c in stream order, is the call's and no race; a kernel's
+ * range is first asked what the access is (kernel_access.c). Lock held;
+ * released. */
+static int handle_conflict(struct sg_copy *c, uintptr_t addr, uintptr_t page, int is_write,
+                           ucontext_t *uc)
+{
+    const struct sg_driver_call *call = sg_driver_call_now;
+    if (call && sg_driver_call_follows(call, c)) {
+        sg_stat_add(SG_STAT_faults_in_call, 1);
+        return handle_neighbour(addr, page, uc, 1);
+    }
+    if (c->origin == SG_ORIGIN_KERNEL && sg_opt.kernel_args == 1 && sg_copy_unclaimed(c)) {
+        switch (sg_kernel_access(c, addr, is_write)) {
+        case SG_KERNEL_PASS:
+            return handle_neighbour(addr, page, uc, 1);
+        case SG_KERNEL_OPENED:
+            sg_unlock(&sg_model_lock);
+            return 1; /* retried on the opened page, or on what guards it still */
+        case SG_KERNEL_RACE:
+            break;
+        }
+    }
+    sg_stat_add(sg_copy_unclaimed(c) ? SG_STAT_faults_race : SG_STAT_faults_waited, 1);
+    sg_resolve(c, addr, is_write, uc);
     return 1;
 }
 
@@ -220,11 +253,8 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
     struct sg_copy *c = sg_copies_find(addr, is_write, &page_guarded);
     if (c || page_guarded)
         retry_addr = 0;
-    if (c) {
-        sg_stat_add(sg_copy_unclaimed(c) ? SG_STAT_faults_race : SG_STAT_faults_waited, 1);
-        sg_resolve(c, addr, is_write, uc);
-        return 1;
-    }
+    if (c)
+        return handle_conflict(c, addr, page, is_write, uc);
     if (page_guarded && !is_write && sg_flag_poll_observes(addr))
         return 1; /* a flag's write had landed: observed, look again */
     if (page_guarded && !is_write) {
@@ -232,14 +262,14 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
          * through here: look again after it, so that a poll that saw the
          * value has observed it (at worst a poll that read the old value a
          * moment before: a race missed, never one made up). */
-        int r = handle_neighbour(addr, page, uc);
+        int r = handle_neighbour(addr, page, uc, 0);
         sg_lock(&sg_model_lock);
         if (!sg_flag_poll_observes(addr))
             sg_unlock(&sg_model_lock);
         return r;
     }
     if (page_guarded)
-        return handle_neighbour(addr, page, uc);
+        return handle_neighbour(addr, page, uc, 0);
     sg_unlock(&sg_model_lock);
     /* Opened since the fault? Retry a couple of times, then give up. */
     uintptr_t pc = sg_arch_pc(uc);

@@ -25,6 +25,7 @@
 #include "life/hostfn.h"
 #include "base/stats.h"
 #include "life/life.h"
+#include "model/incall.h"
 #include "model/sync.h"
 #include "report/report.h"
 #include "report/suppress.h"
@@ -72,9 +73,25 @@ static void wait_for_copy(CUevent ev, CUstream h)
  * still running: model/gates.c), or the thread is a host function (the
  * work it belongs to waits for it). Such a copy is waited for boundedly.
  * Lock held. */
-static int may_wait_for_us(const struct sg_copy *c)
+static int gated_by_us(const struct sg_copy *c)
 {
     return sg_in_host_fn() || sg_gate_before(&c->after);
+}
+
+/* A kernel may also poll host memory for what this thread is to write
+ * (fault/kernel_access.h): its access is a race either way, reported before
+ * the bounded wait. */
+static int may_wait_for_us(const struct sg_copy *c)
+{
+    return c->origin == SG_ORIGIN_KERNEL || gated_by_us(c);
+}
+
+void sg_copy_leave_unguarded(struct sg_copy *c)
+{
+    c->state = SG_COPY_ACTIVE;
+    c->settling = 0;
+    c->unguarded = 1;
+    sg_guard_update(c->pg_lo, c->pg_hi);
 }
 
 /* The bounded wait for a copy that may wait for the interrupted thread. 1
@@ -90,12 +107,8 @@ static int wait_bounded_or_let_through(struct sg_copy *c, uint64_t id)
         return 1;
     sg_stat_add(SG_STAT_waits_abandoned, 1);
     sg_lock(&sg_model_lock);
-    if (c->id == id && c->state == SG_COPY_HANDLING) {
-        c->state = SG_COPY_ACTIVE;
-        c->settling = 0;
-        c->unguarded = 1;
-        sg_guard_update(c->pg_lo, c->pg_hi);
-    }
+    if (c->id == id && c->state == SG_COPY_HANDLING)
+        sg_copy_leave_unguarded(c);
     sg_unlock(&sg_model_lock);
     return 0;
 }
@@ -135,9 +148,11 @@ static int report(struct sg_race *race, ucontext_t *uc)
 }
 
 /* A report is written before any wait that has no bound, so that a
- * program that then hangs still says why; a copy that may wait for the
- * interrupted thread is waited for first (boundedly): only if it then
- * completed was the access a race. */
+ * program that then hangs still says why; a copy behind a gate the
+ * interrupted thread is to open is waited for first (boundedly): only if it
+ * then completed was the access a race. A kernel's range (kernel_args=2, or
+ * a read kernel_access.c found to be one of results) is reported first,
+ * then waited for boundedly. */
 void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
 {
     if (sg_host_fn_before_copy(c)) { /* stream order: no race, and no wait */
@@ -147,10 +162,10 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
     }
     struct sg_race race;
     int first = sg_copy_unclaimed(c); /* else another thread reports it */
-    int bounded = may_wait_for_us(c);
+    int gated = gated_by_us(c), bounded = may_wait_for_us(c);
     c->settling = 0;
     race.kind = race_kind(c, access);
-    race.access_api = NULL;
+    race.access_api = sg_driver_call_now ? sg_driver_call_now->api : NULL;
     race.addr = addr;
     race.tid = sg_gettid();
     memcpy(&race.copy, c, sizeof *c);
@@ -159,12 +174,16 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
     c->state = SG_COPY_HANDLING;
     sg_unlock(&sg_model_lock);
 
-    race.in_flight = copy_in_flight(race.copy.event);
+    /* A kernel's range whose first read waited for it (kernel_access.c):
+     * the race began while it ran. */
+    race.in_flight = race.copy.probe_in_flight || copy_in_flight(race.copy.event);
     int to_report = first && sg_opt.mode != SG_MODE_SYNC && (race.in_flight || sg_opt.report_latent);
-    if (race.in_flight && bounded && !wait_bounded_or_let_through(c, id))
+    if (race.in_flight && gated && !wait_bounded_or_let_through(c, id))
         return;
     int reported = to_report && report(&race, uc);
-    if (race.in_flight && !bounded)
+    if (race.in_flight && bounded && !gated)
+        wait_bounded_or_let_through(c, id); /* then left pending, unguarded */
+    else if (race.in_flight && !bounded)
         wait_for_copy(race.copy.event, race.copy.stream.handle);
     release_if_ours(c, id);
     if (reported) /* a suppressed race is synchronized but neither halts nor aborts */

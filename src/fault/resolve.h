@@ -21,6 +21,10 @@ enum sg_access {
  * the access is the caller's own, e.g. a system call about to run). */
 void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc);
 
+/* With sg_model_lock held: c stays pending, but its guard is opened (an
+ * access let through unreported and unchecked, for good). */
+void sg_copy_leave_unguarded(struct sg_copy *c);
+
 /* Called with sg_model_lock held; returns with it released. Waits for every
  * active copy over the pages of [lo, hi) and opens them, reporting nothing:
  * for accesses that touch a guarded page but no copy's bytes. */

@@ -6,7 +6,9 @@
  * addressing), has that whole allocation guarded, since a kernel may
  * write anywhere in it. A process with no pinned memory pays one atomic
  * load per launch. Pointers inside structs passed by value are not seen:
- * kernel_all_mapped guards every pinned allocation instead. */
+ * kernel_all_mapped guards every pinned allocation instead. An allocation
+ * found to be a host-kernel signalling channel (fault/kernel_access.c) is
+ * left alone: its flags are polled by one side while the other runs. */
 #include "config.h"
 
 #include <string.h>
@@ -88,7 +90,7 @@ void sg_kernel_guard(struct copy_call *call, const char *name, const uintptr_t *
     unsigned ndone = 0;
     size_t size;
     for (unsigned j = 0; j < n; j++)
-        if (sg_pinned_range_any(values[j], &base, &size))
+        if (sg_pinned_range_any(values[j], &base, &size) && !sg_pinned_is_channel(base))
             guard_once(call, done, &ndone, base, size);
 }
 

@@ -54,6 +54,11 @@ struct sg_copy {
     const char *kernel;     /* a kernel launch's kernel (its name), NULL for a copy */
     unsigned char origin;   /* enum sg_origin */
     uint64_t value;         /* SG_GUARD_FLAG: what the device stores (size bytes) */
+    /* SG_ORIGIN_KERNEL, kernel_args=1 (fault/kernel_access.c): the host's
+     * first read of the range, let through once the kernel completed (or
+     * found complete), and whether the kernel was still running then. */
+    uintptr_t probe_addr;
+    unsigned char probe_in_flight;
     struct sg_stream_info stream;
     uint64_t seq; /* position on its stream */
     struct sg_clock after; /* what it waits for: its stream's clock at enqueue */

@@ -21,6 +21,9 @@ extern sg_lock_t sg_model_lock;
 #define SG_PINNED_HUGE 4u      /* syncguard's own huge-page mapping, registered (huge_pinned) */
 #define SG_PINNED_VIA_ALLOC_HOST 8u /* the program called cuMemAllocHost, not cuMemHostAlloc */
 #define SG_PINNED_ALLOCATED 16u /* allocated for the program (not registered by it) */
+/* Host and kernels signal through it (a flag or counter polled by one while
+ * the other runs: fault/kernel_access.c): never guarded for a kernel again. */
+#define SG_PINNED_CHANNEL 32u
 /* A huge range keeps the program's cuMemHostAlloc flags above bit 8. */
 #define SG_PINNED_ALLOC_FLAGS(f) ((unsigned)(f) << 8)
 #define SG_PINNED_ALLOC_FLAGS_OF(f) ((unsigned)(f) >> 8)
@@ -33,6 +36,11 @@ int sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver_
 int sg_pinned_remove(uintptr_t base, size_t *size, uintptr_t *driver_base, unsigned *flags);
 /* Whether [p, p+n) lies in one pinned range; its flags in *flags. */
 int sg_pinned_lookup(uintptr_t p, size_t n, unsigned *flags);
+/* Marks the range holding p (by its host address) SG_PINNED_CHANNEL. Takes
+ * the ranges' own lock (after sg_model_lock is fine: signal-safe). */
+void sg_pinned_mark_channel(uintptr_t p);
+/* Whether the range holding p is marked SG_PINNED_CHANNEL. */
+int sg_pinned_is_channel(uintptr_t p);
 /* Whether any byte of the page-rounded [lo, hi) is pinned (fault handler:
  * a protection fault there that no copy explains may be a release race). */
 int sg_pinned_touches(uintptr_t lo, uintptr_t hi);
@@ -144,6 +152,11 @@ void sg_stream_clock(struct sg_stream *s, struct sg_clock *out);
  * legacy stream, or an operation not accepted by the driver yet. The
  * operation's own place would be *seq. */
 void sg_stream_peek(struct sg_stream *s, struct sg_vc *out, uint64_t *seq);
+/* Whether an operation enqueued on the stream a call names now would wait
+ * for operation seq of stream idx (the legacy-stream rules applied). Looks
+ * streams up without creating one (signal-safe); ctx is the current
+ * context for the legacy and per-thread streams. */
+int sg_stream_next_covers(CUstream h, int per_thread, CUcontext ctx, uint32_t idx, uint64_t seq);
 /* cuStreamWaitEvent: later work on s follows the event's captured work. */
 void sg_stream_wait_vc(struct sg_stream *s, const struct sg_vc *vc);
 void sg_stream_created(CUstream h, unsigned flags, CUcontext ctx);

@@ -113,6 +113,23 @@ int sg_pinned_lookup(uintptr_t p, size_t n, unsigned *flags)
     return in;
 }
 
+void sg_pinned_mark_channel(uintptr_t p)
+{
+    sg_lock(&pinned_lock);
+    long i = floor_index(p);
+    if (i >= 0 && p - ranges[i].base < ranges[i].size && !(ranges[i].flags & SG_PINNED_CHANNEL)) {
+        ranges[i].flags |= SG_PINNED_CHANNEL;
+        atomic_fetch_add(&generation, 1); /* graphs look their kernels' pointers up again */
+    }
+    sg_unlock(&pinned_lock);
+}
+
+int sg_pinned_is_channel(uintptr_t p)
+{
+    unsigned flags = 0;
+    return sg_pinned_lookup(p, 1, &flags) && (flags & SG_PINNED_CHANNEL);
+}
+
 int sg_pinned_range(uintptr_t p, uintptr_t *base, size_t *size)
 {
     if (!sg_pinned_any())

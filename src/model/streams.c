@@ -161,6 +161,42 @@ void sg_stream_peek(struct sg_stream *s, struct sg_vc *out, uint64_t *seq)
         *seq = s->seq + 1;
 }
 
+/* The stream a handle names, never created. */
+static const struct sg_stream *find_named(CUstream h, int per_thread, CUcontext ctx)
+{
+    int legacy = h == CU_STREAM_LEGACY || (h == NULL && !per_thread);
+    int ptds = h == CU_STREAM_PER_THREAD || (h == NULL && per_thread);
+    if (!legacy && !ptds)
+        return find((struct stream_key){ (uintptr_t)h, 0 });
+    return find((struct stream_key){ (uintptr_t)ctx,
+                                     legacy ? 1 : ((uintptr_t)sg_gettid() << 2 | 2) });
+}
+
+/* Whether waiting for all earlier work of s waits for operation seq of
+ * stream idx. */
+static int whole_covers(const struct sg_stream *s, uint32_t idx, uint64_t seq)
+{
+    return (s->info.idx == idx && s->seq >= seq) || sg_vc_get(&s->deps, idx) >= seq;
+}
+
+int sg_stream_next_covers(CUstream h, int per_thread, CUcontext ctx, uint32_t idx, uint64_t seq)
+{
+    const struct sg_stream *s = find_named(h, per_thread, ctx);
+    if (!s)
+        return 0;
+    if (whole_covers(s, idx, seq))
+        return 1;
+    if (s->info.kind == SG_STREAM_LEGACY) {
+        for (const struct sg_stream *b = blocking_streams; b; b = b->next_blocking)
+            if (b->info.ctx == s->info.ctx && whole_covers(b, idx, seq))
+                return 1;
+    } else if (s->info.blocking) {
+        const struct sg_stream *l = legacy_of(s->info.ctx);
+        return l && whole_covers(l, idx, seq);
+    }
+    return 0;
+}
+
 void sg_stream_wait_vc(struct sg_stream *s, const struct sg_vc *vc)
 {
     apply_legacy_rules(s);

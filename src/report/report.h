@@ -42,7 +42,8 @@ enum {
 struct sg_race {
     enum sg_race_kind kind;
     int in_flight; /* 1: the copy had not finished; 0: it had (latent) */
-    const char *access_api; /* copy-overlap: the second copy's entry point */
+    const char *access_api; /* copy-overlap: the second copy's entry point; else the driver
+                              * call the access was made inside (model/incall.h), or NULL */
     uintptr_t addr;
     long tid;
     int npcs;

@@ -230,14 +230,15 @@ static void render(struct text *t, const struct sg_race_view *v)
                 (unsigned long)(r->addr - c->base), c->size, (void *)c->base, r->tid,
                 paint(t, P_END));
     else
-        tprintf(t, "%s  %s at %p (byte %lu of a %zu-byte %s at %p) by thread %ld:%s\n",
+        tprintf(t, "%s  %s at %p (byte %lu of a %zu-byte %s at %p) by thread %ld%s%s:%s\n",
                 paint(t, P_ACCESS), sg_race_class_access(sg_race_class_of(r->kind), 1),
                 (void *)r->addr, (unsigned long)(r->addr - c->base), c->size,
                 c->origin == SG_ORIGIN_KERNEL   ? "allocation passed to a kernel"
                 : c->origin == SG_ORIGIN_MEMSET ? "memset"
                 : c->origin == SG_ORIGIN_MEMOP  ? "memory write"
                                                 : "copy",
-                (void *)c->base, r->tid, paint(t, P_END));
+                (void *)c->base, r->tid, r->access_api ? ", the driver's own inside " : "",
+                r->access_api ? r->access_api : "", paint(t, P_END));
     text_stack(t, &v->access);
     if (c->kernel)
         tprintf(t, "%s  Kernel %.255s launched on %s by %s in thread %ld:%s\n", paint(t, P_COPY),

@@ -5,10 +5,13 @@
  * word of that memory before it has observed the launch.  The launch waits
  * behind a hold, so without syncguard the kernel would overwrite the
  * host's word; syncguard must report the write, wait for the launch and
- * only then let the write land, so the host's word survives.  Twin:
- * k_launch_ex_event_ok.
+ * only then let the write land, so the host's word survives.  Only with
+ * kernel_args=2: by default a host write to what a kernel was given is
+ * taken for a signal the kernel may be polling for (k_poll_flag_ok).
+ * Twin: k_launch_ex_event_ok.
  *
  * SG-EXPECT: kernel-early-host-write
+ * SG-OPTIONS: kernel_args=2
  * SG-GREP: Kernel sgt_fill launched on .* by cuLaunchKernelEx
  */
 #include <stdio.h>

@@ -39,6 +39,8 @@ DRV_TESTBINS = \
 	drv/dw_batch_write_race \
 	drv/dw_dtod_alias_event_ok \
 	drv/dw_dtod_alias_race \
+	drv/dw_dtoh_mapped_counter_ok \
+	drv/dw_dtoh_mapped_counter_race \
 	drv/dw_flag_poll_ok \
 	drv/dw_flag_poll_other_stream_race \
 	drv/dw_graph_dtod_alias_event_ok \
@@ -76,10 +78,14 @@ DRV_TESTBINS = \
 	drv/k_graph_capture_sync_ok \
 	drv/k_graph_set_params_ok \
 	drv/k_graph_set_params_race \
+	drv/k_handshake_ok \
 	drv/k_launch_ex_alias_write_race \
 	drv/k_launch_ex_event_ok \
 	drv/k_launch_read_race \
 	drv/k_launch_stream_sync_ok \
+	drv/k_poll_counter_ok \
+	drv/k_poll_flag_ok \
+	drv/k_poll_flag_race \
 	drv/k_struct_all_mapped_ok \
 	drv/k_struct_all_mapped_race \
 	drv/k_undecodable_verbose \
@@ -330,6 +336,8 @@ DRV_SOURCES = \
 	drv/dw_batch_write_race.c \
 	drv/dw_dtod_alias_event_ok.c \
 	drv/dw_dtod_alias_race.c \
+	drv/dw_dtoh_mapped_counter_ok.c \
+	drv/dw_dtoh_mapped_counter_race.c \
 	drv/dw_flag_poll_ok.c \
 	drv/dw_flag_poll_other_stream_race.c \
 	drv/dw_graph_dtod_alias_event_ok.c \
@@ -367,10 +375,14 @@ DRV_SOURCES = \
 	drv/k_graph_capture_sync_ok.c \
 	drv/k_graph_set_params_ok.c \
 	drv/k_graph_set_params_race.c \
+	drv/k_handshake_ok.c \
 	drv/k_launch_ex_alias_write_race.c \
 	drv/k_launch_ex_event_ok.c \
 	drv/k_launch_read_race.c \
 	drv/k_launch_stream_sync_ok.c \
+	drv/k_poll_counter_ok.c \
+	drv/k_poll_flag_ok.c \
+	drv/k_poll_flag_race.c \
 	drv/k_struct_all_mapped_ok.c \
 	drv/k_struct_all_mapped_race.c \
 	drv/k_undecodable_verbose.c \

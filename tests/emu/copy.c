@@ -15,7 +15,11 @@
  *   - everything else (page-locked host memory, device to device): enqueued,
  *     the call returns at once and the bytes move when the stream gets there.
  * The worker touches host memory only through DMA (dma.c), device memory
- * directly.
+ * directly.  A copy between two host buffers is the exception: the driver
+ * moves those bytes itself, on the calling thread, once the stream's earlier
+ * work is done (seen on the H200: XLA's cuMemcpyDtoHAsync from a pinned
+ * counter faulted inside the call), so the program's page protections
+ * apply to it as to any CPU access.
  */
 #include "copy.h"
 
@@ -194,12 +198,58 @@ CUresult emu_copy_enqueue(const emu_copy *c, void *staging, uint64_t *seq)
     return emu_submit(s, &op->op, seq);
 }
 
+/* Host to host: both ends are CPU memory, moved by the calling thread. */
+static bool on_cpu(const emu_copy *c)
+{
+    return is_host(c->src.where) && is_host(c->dst.where);
+}
+
+/* The host address behind a side given by the device's own address of a
+ * mapped allocation: the driver's CPU copy uses the host's mapping (lock
+ * held). */
+static uintptr_t host_address(uintptr_t p)
+{
+    const emu_range *r = emu_mem_find(p);
+    return r && r->kind == EMU_MEM_HOST_ALIAS ? r->alias + (p - r->base) : p;
+}
+
+/* Lock not held. */
+static void cpu_copy(const emu_copy *c)
+{
+    for (size_t z = 0; z < c->depth; z++)
+        for (size_t y = 0; y < c->height; y++)
+            memmove((void *)(c->dst.addr + z * c->dst.slice + y * c->dst.pitch),
+                    (const void *)(c->src.addr + z * c->src.slice + y * c->src.pitch), c->width);
+}
+
+/* Lock held; released. The stream's earlier work first (an empty
+ * operation in stream order, waited for), then the bytes, without the
+ * lock: a fault there may run a handler that calls back into the driver. */
+static CUresult cpu_copy_in_order(const emu_copy *c)
+{
+    emu_copy marker = *c, bytes = *c;
+    marker.width = 0;
+    bytes.src.addr = host_address(c->src.addr);
+    bytes.dst.addr = host_address(c->dst.addr);
+    uint64_t seq = 0;
+    CUresult r = emu_copy_enqueue(&marker, NULL, &seq);
+    CUstream s;
+    if (r == CUDA_SUCCESS && seq && emu_stream_get(c->stream, c->null_means, &s) == CUDA_SUCCESS)
+        emu_host_wait_op(s, seq);
+    emu_unlock();
+    if (r == CUDA_SUCCESS)
+        cpu_copy(&bytes);
+    return r;
+}
+
 CUresult emu_copy_submit(emu_copy *c)
 {
     emu_lock();
     emu_copy_policy policy = EMU_COPY_ASYNC;
     CUresult r = emu_copy_check(c, &policy);
     void *staging = NULL;
+    if (r == CUDA_SUCCESS && !is_empty(c) && policy == EMU_COPY_WAIT && on_cpu(c))
+        return cpu_copy_in_order(c);
     if (r == CUDA_SUCCESS && !is_empty(c) && policy == EMU_COPY_STAGED) {
         /* Never hold the lock while touching program memory: a fault there
          * may run a handler that calls back into the driver. */

@@ -10,6 +10,13 @@
  *   sgt_fill(unsigned *p, unsigned n, unsigned v)      p[0..n) = v
  *   sgt_fill_struct(struct sgt_fill_args a)            the same, the
  *       pointer inside a struct passed by value (16 bytes)
+ *   sgt_signal(unsigned *p, unsigned post, unsigned want, unsigned ms)
+ *       host-kernel signalling through mapped memory, as NCCL's proxies,
+ *       XLA's timers and NVIDIA's cudaGraphsPerfScaling do it: stores
+ *       post into p[0] (unless 0), then polls p[1] until it holds want
+ *       (unless 0) for at most ms milliseconds, then stores 1 into p[2]
+ *       (SGT_SIGNAL_SEEN), or 2 (SGT_SIGNAL_TIMED_OUT) when the time ran
+ *       out
  *
  * One thread does all the work: launch them on a 1x1x1 grid. */
 #ifndef SGT_KERNELS_H
@@ -23,6 +30,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sgtest.h"
 
@@ -30,6 +38,9 @@ struct sgt_fill_args {
     CUdeviceptr p;
     unsigned int n, v;
 };
+
+#define SGT_SIGNAL_SEEN 1u
+#define SGT_SIGNAL_TIMED_OUT 2u
 
 static const char sgt_kernels_ptx[] =
     ".version 7.0\n"
@@ -77,6 +88,42 @@ static const char sgt_kernels_ptx[] =
     "    @%p1 bra STRUCT_LOOP;\n"
     "STRUCT_DONE:\n"
     "    ret;\n"
+    "}\n"
+    "\n"
+    ".visible .entry sgt_signal(.param .u64 sgt_signal_p, .param .u32 sgt_signal_post,\n"
+    "                           .param .u32 sgt_signal_want, .param .u32 sgt_signal_ms)\n"
+    "{\n"
+    "    .reg .pred %p<3>;\n"
+    "    .reg .b32 %r<6>;\n"
+    "    .reg .b64 %rd<6>;\n"
+    "    ld.param.u64 %rd1, [sgt_signal_p];\n"
+    "    ld.param.u32 %r1, [sgt_signal_post];\n"
+    "    ld.param.u32 %r2, [sgt_signal_want];\n"
+    "    ld.param.u32 %r3, [sgt_signal_ms];\n"
+    "    setp.eq.u32 %p1, %r1, 0;\n"
+    "    @%p1 bra SIGNAL_WAIT;\n"
+    "    st.volatile.u32 [%rd1], %r1;\n"
+    "    membar.sys;\n"
+    "SIGNAL_WAIT:\n"
+    "    mov.u32 %r5, 1;\n"
+    "    setp.eq.u32 %p1, %r2, 0;\n"
+    "    @%p1 bra SIGNAL_DONE;\n"
+    "    mov.u64 %rd2, %globaltimer;\n"
+    "    cvt.u64.u32 %rd3, %r3;\n"
+    "    mul.lo.u64 %rd3, %rd3, 1000000;\n"
+    "    add.u64 %rd4, %rd2, %rd3;\n"
+    "SIGNAL_LOOP:\n"
+    "    ld.volatile.u32 %r4, [%rd1+4];\n"
+    "    setp.eq.u32 %p1, %r4, %r2;\n"
+    "    @%p1 bra SIGNAL_DONE;\n"
+    "    mov.u64 %rd5, %globaltimer;\n"
+    "    setp.lt.u64 %p2, %rd5, %rd4;\n"
+    "    @%p2 bra SIGNAL_LOOP;\n"
+    "    mov.u32 %r5, 2;\n"
+    "SIGNAL_DONE:\n"
+    "    st.volatile.u32 [%rd1+8], %r5;\n"
+    "    membar.sys;\n"
+    "    ret;\n"
     "}\n";
 
 /* The emulator's CPU twins of the PTX kernels. */
@@ -102,6 +149,46 @@ static inline void sgt_cpu_fill(const void *args)
     sgt_cpu_fill_words(a.p, a.n, a.v);
 }
 
+typedef void (*sgt_dev_fn)(void *, CUdeviceptr, size_t);
+
+static inline uint64_t sgt_cpu_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
+/* The emulator's sgt_signal: it reaches the words as a device does, past
+ * any page protection; its poll sleeps a little between looks. */
+static inline void sgt_cpu_signal(const void *args)
+{
+    sgt_dev_fn dev_read = (sgt_dev_fn)dlsym(RTLD_DEFAULT, "sgemu_dev_read");
+    void (*dev_write)(CUdeviceptr, const void *, size_t) =
+        (void (*)(CUdeviceptr, const void *, size_t))dlsym(RTLD_DEFAULT, "sgemu_dev_write");
+    if (!dev_read || !dev_write)
+        abort();
+    CUdeviceptr p;
+    unsigned int post, want, ms, seen, result = SGT_SIGNAL_SEEN;
+    memcpy(&p, args, 8);
+    memcpy(&post, (const char *)args + 8, 4);
+    memcpy(&want, (const char *)args + 12, 4);
+    memcpy(&ms, (const char *)args + 16, 4);
+    if (post)
+        dev_write(p, &post, sizeof post);
+    for (uint64_t deadline = sgt_cpu_now_ms() + ms; want;) {
+        dev_read(&seen, p + 4, sizeof seen);
+        if (seen == want)
+            break;
+        if (sgt_cpu_now_ms() >= deadline) {
+            result = SGT_SIGNAL_TIMED_OUT;
+            break;
+        }
+        struct timespec pause = { 0, 100000 };
+        nanosleep(&pause, NULL);
+    }
+    dev_write(p + 8, &result, sizeof result);
+}
+
 typedef void (*sgt_register_fn)(const char *, void (*)(const void *), unsigned, const size_t *,
                                 const size_t *);
 
@@ -110,11 +197,13 @@ static inline void sgt_register_cpu_kernels(void)
     sgt_register_fn reg = (sgt_register_fn)dlsym(RTLD_DEFAULT, "sgemu_kernel_register");
     static const size_t fill_off[] = { 0, 8, 12 }, fill_size[] = { 8, 4, 4 };
     static const size_t struct_off[] = { 0 }, struct_size[] = { 16 };
+    static const size_t signal_off[] = { 0, 8, 12, 16 }, signal_size[] = { 8, 4, 4, 4 };
     if (!reg)
         return;
     /* Same bytes either way: the struct's layout is the three scalars'. */
     reg("sgt_fill", sgt_cpu_fill, 3, fill_off, fill_size);
     reg("sgt_fill_struct", sgt_cpu_fill, 1, struct_off, struct_size);
+    reg("sgt_signal", sgt_cpu_signal, 4, signal_off, signal_size);
 }
 
 /* The kernel `name` of the module above, loaded in the current context. */
@@ -136,6 +225,15 @@ static inline void sgt_launch_fill(CUfunction f, CUstream s, CUdeviceptr p, unsi
                                    unsigned int v)
 {
     void *params[] = { &p, &n, &v };
+    SGT_CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, params, NULL));
+}
+
+/* sgt_signal(p, post, want, ms) on stream s, on a 1x1x1 grid. */
+static inline void sgt_launch_signal(CUstream s, CUdeviceptr p, unsigned int post,
+                                     unsigned int want, unsigned int ms)
+{
+    CUfunction f = sgt_kernel("sgt_signal");
+    void *params[] = { &p, &post, &want, &ms };
     SGT_CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, params, NULL));
 }
 

@@ -109,7 +109,8 @@ def check_summary(s, where):
     for k in ("mprotect_calls", "pages_guarded", "faults_race", "faults_waited", "faults_neighbour",
               "faults_emulated",
               "faults_settled", "faults_stale", "faults_passed_on", "syscall_windows",
-              "pinned_huge", "copies_sampled_out", "mprotect_ns",
+              "pinned_huge", "copies_sampled_out", "faults_in_call", "kernel_first_reads",
+              "kernel_channels", "mprotect_ns",
               "fault_ns"):
         typed(stats, k, (int,), where + " stats")
     # Every program here guards a copy (protect, then release).
@@ -131,9 +132,9 @@ def read_lines(path):
     return objs
 
 
-def run_json(prog, d, prefix="sg.json", want_kind=None):
-    """Runs prog with json_path=d/prefix; returns (pid, race, summary)."""
-    r = t.run([prog], "json_path=" + os.path.join(d, prefix))
+def run_json(prog, d, prefix="sg.json", want_kind=None, options=""):
+    """Runs prog with json_path=d/prefix (and options); returns (pid, race, summary)."""
+    r = t.run([prog], "json_path=" + os.path.join(d, prefix) + (":" + options if options else ""))
     t.expect(r.status == 66, "%s: exit status %d, expected 66" % (prog, r.status))
     pid = int(re.search(r"^==(\d+)==WARNING", r.err, re.M).group(1))
     name = prefix.replace("%p", str(pid)) if "%p" in prefix else "%s.%d" % (prefix, pid)
@@ -175,7 +176,7 @@ def main():
         t.expect(race["copy"]["kernel"] == "sgt_fill", "kernel: name %r" % race["copy"]["kernel"])
         t.expect(race["copy"]["api"] == "cuLaunchKernel", "kernel: api")
         race = run_json(t.drv("k_launch_ex_alias_write_race"), d, "kw",
-                        want_kind="kernel-early-host-write")
+                        want_kind="kernel-early-host-write", options="kernel_args=2")
         t.expect(race["access"]["type"] == "write", "kernel write: access type")
         t.expect(race["copy"]["operation"] == "kernel", "kernel write: operation")
         race = run_json(t.drv("dw_memset_race"), d, "m", want_kind="early-host-read")

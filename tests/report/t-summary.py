@@ -55,7 +55,7 @@ def kinds():
     t.expect(exit_counts(r.err)[:6] == (1, 0, 0, 1, 0, 0), "free: %s" % r.err)
     r = t.run([t.drv("k_launch_read_race")], "")
     t.expect(exit_counts(r.err)[:6] == (1, 0, 0, 0, 1, 0), "kernel read: %s" % r.err)
-    r = t.run([t.drv("k_launch_ex_alias_write_race")], "")
+    r = t.run([t.drv("k_launch_ex_alias_write_race")], "kernel_args=2")
     t.expect(exit_counts(r.err)[:6] == (1, 0, 0, 0, 0, 1), "kernel write: %s" % r.err)
     r = t.run([t.drv("cc_h2d_reads_d2h_race")], "")
     t.expect(exit_counts(r.err)[:7] == (1, 0, 0, 0, 0, 0, 1), "copy overlap: %s" % r.err)

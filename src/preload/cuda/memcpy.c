@@ -9,6 +9,7 @@
 #include "life/life.h"
 #include "life/site.h"
 #include "model/copies.h"
+#include "model/incall.h"
 #include "model/sync.h"
 #include "preload/shim.h"
 
@@ -40,7 +41,10 @@ static int to_pageable(uintptr_t dst, uintptr_t src, size_t n, int dst_known_hos
 
 /* A copy between two host buffers is "fully synchronous with respect to
  * the host" (API synchronization behavior), pinned or not: nothing of it
- * is left to guard once the call returns. */
+ * is left to guard once the call returns. The driver moves the bytes
+ * itself, inside the call (model/incall.h), whatever the entry point's
+ * nominal direction: a cuMemcpyDtoHAsync whose "device" source is mapped
+ * pinned memory is one. */
 static int host_to_host(uintptr_t dst, uintptr_t src)
 {
     return sg_is_host_pointer(dst) && sg_is_host_pointer(src);
@@ -51,19 +55,21 @@ static int host_to_host(uintptr_t dst, uintptr_t src)
     {                                                                                \
         if (!SG_ENTER())                                                             \
             return SG_FORWARD(symbol, COPY_ARGS);                                    \
-        if ((dst_host) && (src_host) && host_to_host(dst_host, src_host)) {          \
-            CUresult h2h_ = SG_FORWARD(symbol, COPY_ARGS);                           \
+        uintptr_t dh_ = (dst_host), sh_ = (src_host);                                \
+        if (dh_ && sh_ && host_to_host(dh_, sh_)) {                                  \
+            CUresult h2h_ = SG_FORWARD_IN_CALL(api, hStream, per_thread, symbol, COPY_ARGS); \
             if (h2h_ == CUDA_SUCCESS && sg_observe_needed())                         \
                 sg_note_stream_work(hStream, per_thread);                            \
             return h2h_;                                                             \
         }                                                                            \
-        if ((dst_host) && to_pageable(dst_host, src_host, n, dst_known_host))        \
+        if (dh_ && to_pageable(dh_, sh_, n, dst_known_host))                         \
             return SG_COMPLETING_COPY(api, hStream, per_thread,                      \
-                                      SG_FORWARD(symbol, COPY_ARGS));                \
+                                      SG_FORWARD_IN_CALL(api, hStream, per_thread,   \
+                                                         symbol, COPY_ARGS));        \
         SG_IN_ORDER(); /* not across the blocking calls above */                    \
-        CUresult r = SG_FORWARD(symbol, COPY_ARGS);                                  \
+        CUresult r = SG_FORWARD_IN_CALL(api, hStream, per_thread, symbol, COPY_ARGS); \
         if (r == CUDA_SUCCESS)                                                       \
-            async_copy_accepted(api, hStream, per_thread, dst_host, src_host, n);    \
+            async_copy_accepted(api, hStream, per_thread, dh_, sh_, n);              \
         return r;                                                                    \
     }
 
@@ -76,15 +82,15 @@ ASYNC_COPY(cuMemcpyAsync_ptsz, "cuMemcpyAsync", 1, dst, src, 0)
 
 #define COPY_PARAMS void *dst, CUdeviceptr src, size_t n, CUstream hStream
 #define COPY_ARGS dst, src, n, hStream
-ASYNC_COPY(cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync", 0, (uintptr_t)dst, 0, 1)
-ASYNC_COPY(cuMemcpyDtoHAsync_v2_ptsz, "cuMemcpyDtoHAsync", 1, (uintptr_t)dst, 0, 1)
+ASYNC_COPY(cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync", 0, (uintptr_t)dst, sg_copy_mapped_side(src), 1)
+ASYNC_COPY(cuMemcpyDtoHAsync_v2_ptsz, "cuMemcpyDtoHAsync", 1, (uintptr_t)dst, sg_copy_mapped_side(src), 1)
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
 #define COPY_PARAMS CUdeviceptr dst, const void *src, size_t n, CUstream hStream
 #define COPY_ARGS dst, src, n, hStream
-ASYNC_COPY(cuMemcpyHtoDAsync_v2, "cuMemcpyHtoDAsync", 0, 0, (uintptr_t)src, 0)
-ASYNC_COPY(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", 1, 0, (uintptr_t)src, 0)
+ASYNC_COPY(cuMemcpyHtoDAsync_v2, "cuMemcpyHtoDAsync", 0, sg_copy_mapped_side(dst), (uintptr_t)src, 0)
+ASYNC_COPY(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", 1, sg_copy_mapped_side(dst), (uintptr_t)src, 0)
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
@@ -98,7 +104,8 @@ ASYNC_COPY(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", 1, 0, (uintptr_t)src,
         if (!SG_ENTER() || !sg_observe_needed() || !(has_host_side))           \
             return SG_FORWARD(symbol, COPY_ARGS);                              \
         return SG_COMPLETING_COPY(api, NULL, per_thread,                      \
-                                  SG_FORWARD(symbol, COPY_ARGS));              \
+                                  SG_FORWARD_IN_CALL(api, NULL, per_thread,    \
+                                                     symbol, COPY_ARGS));      \
     }
 
 #define COPY_PARAMS void *dst, CUdeviceptr src, size_t n
@@ -130,10 +137,12 @@ SYNC_COPY(cuMemcpy_ptds, 1, sg_is_host_pointer(dst) || sg_is_host_pointer(src), 
     SG_CUDA_SHIM(symbol, PARAMS)                                                       \
     {                                                                                  \
         SG_IN_ORDER();                                                                 \
-        CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                                  \
-        if (r == CUDA_SUCCESS && SG_ENTER())                                           \
-            async_copy_accepted(api, s, per_thread, sg_copy_mapped_side(d),            \
-                                sg_copy_mapped_side(src), n);                          \
+        uintptr_t dst_host_ = sg_copy_mapped_side(d), src_host_ = sg_copy_mapped_side(src); \
+        CUresult r = SG_FORWARD_IN_CALL(api, s, per_thread, symbol, __VA_ARGS__);      \
+        if (r == CUDA_SUCCESS && SG_ENTER() && !(dst_host_ && src_host_))              \
+            async_copy_accepted(api, s, per_thread, dst_host_, src_host_, n);          \
+        else if (r == CUDA_SUCCESS && SG_ENTER() && sg_observe_needed())               \
+            sg_note_stream_work(s, per_thread); /* host to host: done on return */     \
         return r;                                                                      \
     }
 

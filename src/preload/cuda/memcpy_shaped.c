@@ -9,6 +9,7 @@
 #include "driver/driver.h"
 #include "life/life.h"
 #include "life/site.h"
+#include "model/incall.h"
 #include "model/sync.h"
 #include "preload/shim.h"
 
@@ -25,7 +26,7 @@
     SG_CUDA_SHIM(symbol, (const TYPE *p, CUstream s))                              \
     {                                                                          \
         SG_IN_ORDER();                                                         \
-        CUresult r = SG_FORWARD(symbol, p, s);                                 \
+        CUresult r = SG_FORWARD_IN_CALL(API, s, PT, symbol, p, s);             \
         if (r == CUDA_SUCCESS && p && SG_ENTER()) {                            \
             struct copy_call call;                                             \
             sg_copy_call_init(&call, API, s, PT);                              \
@@ -97,7 +98,7 @@ static void guard_3d_batch(struct copy_call *call, size_t n, const CUDA_MEMCPY3D
     SG_CUDA_SHIM(symbol, PARAMS)                                                  \
     {                                                                          \
         SG_IN_ORDER();                                                         \
-        CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
+        CUresult r = SG_FORWARD_IN_CALL("cuMemcpyBatchAsync", s, PT, symbol, __VA_ARGS__); \
         if (r == CUDA_SUCCESS && SG_ENTER()) {                                 \
             struct copy_call call;                                             \
             sg_copy_call_init(&call, "cuMemcpyBatchAsync", s, PT);             \
@@ -116,7 +117,7 @@ BATCH(cuMemcpyBatchAsync_v2_ptsz, 1, (BATCH_PARAMS, CUstream s), BATCH_ARGS, s)
     SG_CUDA_SHIM(symbol, PARAMS)                                                  \
     {                                                                          \
         SG_IN_ORDER();                                                         \
-        CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                          \
+        CUresult r = SG_FORWARD_IN_CALL("cuMemcpy3DBatchAsync", s, PT, symbol, __VA_ARGS__); \
         if (r == CUDA_SUCCESS && SG_ENTER()) {                                 \
             struct copy_call call;                                             \
             sg_copy_call_init(&call, "cuMemcpy3DBatchAsync", s, PT);           \
@@ -157,7 +158,8 @@ BATCH_3D(cuMemcpy3DBatchAsync_v2_ptsz, 1,
     {                                                                                      \
         if (!SG_ENTER() || !sg_observe_needed() || !DONE_SHAPED(p))                        \
             return SG_FORWARD(symbol, p);                                                  \
-        return SG_COMPLETING_COPY(api, NULL, per_thread, SG_FORWARD(symbol, p));           \
+        return SG_COMPLETING_COPY(api, NULL, per_thread,                                   \
+                                  SG_FORWARD_IN_CALL(api, NULL, per_thread, symbol, p));   \
     }
 
 SYNC_SHAPED(cuMemcpy2D_v2, 0, "cuMemcpy2D", CUDA_MEMCPY2D)

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "life/site.h"
+#include "model/incall.h"
 #include "model/sync.h"
 #include "preload/shim.h"
 
@@ -34,7 +35,7 @@ static struct sg_shape rows(size_t pitch, size_t width_bytes, size_t height)
     SG_CUDA_SHIM(symbol, (CUdeviceptr d, T v, size_t n, CUstream s))                     \
     {                                                                                    \
         SG_IN_ORDER();                                                                   \
-        CUresult r = SG_FORWARD(symbol, d, v, n, s);                                     \
+        CUresult r = SG_FORWARD_IN_CALL(api, s, per_thread, symbol, d, v, n, s);           \
         if (r == CUDA_SUCCESS && SG_ENTER())                                             \
             memset_accepted(api, s, per_thread, d, sg_shape_linear(n * sizeof(T)));      \
         return r;                                                                        \
@@ -52,7 +53,7 @@ MEMSET_1D(cuMemsetD32Async_ptsz, "cuMemsetD32Async", 1, unsigned int)
                  (CUdeviceptr d, size_t pitch, T v, size_t w, size_t h, CUstream s))     \
     {                                                                                    \
         SG_IN_ORDER();                                                                   \
-        CUresult r = SG_FORWARD(symbol, d, pitch, v, w, h, s);                           \
+        CUresult r = SG_FORWARD_IN_CALL(api, s, per_thread, symbol, d, pitch, v, w, h, s); \
         if (r == CUDA_SUCCESS && SG_ENTER())                                             \
             memset_accepted(api, s, per_thread, d, rows(pitch, w * sizeof(T), h));       \
         return r;                                                                        \

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Host accesses to what a kernel was given (fault/kernel_access.h). Runs in
+ * the fault handler: no allocation; the bounded wait happens without the
+ * model lock, on a copy marked HANDLING so that nobody releases it
+ * meanwhile. */
+#include "config.h"
+
+#include "base/common.h"
+#include "base/lock.h"
+#include "base/options.h"
+#include "base/stats.h"
+#include "driver/driver.h"
+#include "fault/kernel_access.h"
+#include "fault/resolve.h"
+#include "fault/wait.h"
+#include "model/model.h"
+
+/* The allocation is a signalling channel: remembered for later launches,
+ * and this launch's range is opened (still pending, unguarded). */
+static enum sg_kernel_verdict open_channel(struct sg_copy *c)
+{
+    if (!sg_pinned_is_channel(c->base)) {
+        sg_pinned_mark_channel(c->base);
+        sg_stat_add(SG_STAT_kernel_channels, 1);
+    }
+    sg_copy_leave_unguarded(c);
+    return SG_KERNEL_OPENED;
+}
+
+/* Waits for the kernel at most wait_bound_ms, without the lock. 1 when it
+ * completed; -1 when the copy was released or replaced meanwhile. */
+static int wait_kernel_bounded(struct sg_copy *c)
+{
+    uint64_t id = c->id;
+    int prior = c->state;
+    c->state = SG_COPY_HANDLING;
+    sg_unlock(&sg_model_lock);
+    int depth = sg_in_syncguard;
+    sg_in_syncguard = 0; /* the thread is the program's while it waits */
+    int done = c->event ? sg_wait_bounded(c->event, sg_opt.wait_bound_ms) : 0;
+    sg_in_syncguard = depth;
+    sg_lock(&sg_model_lock);
+    if (c->id != id || c->state != SG_COPY_HANDLING)
+        return -1;
+    c->state = prior;
+    return done;
+}
+
+static enum sg_kernel_verdict first_read(struct sg_copy *c, uintptr_t addr)
+{
+    int in_flight = !c->event || sg_driver()->cuEventQuery(c->event) == CUDA_ERROR_NOT_READY;
+    if (in_flight) {
+        int done = wait_kernel_bounded(c);
+        if (done < 0)
+            return SG_KERNEL_OPENED; /* released meanwhile: look again */
+        if (!done) {
+            sg_stat_add(SG_STAT_waits_abandoned, 1);
+            return open_channel(c); /* the kernel waits for the host */
+        }
+    }
+    c->probe_addr = addr;
+    c->probe_in_flight = (unsigned char)in_flight;
+    sg_stat_add(SG_STAT_kernel_first_reads, 1);
+    return SG_KERNEL_PASS;
+}
+
+enum sg_kernel_verdict sg_kernel_access(struct sg_copy *c, uintptr_t addr, int access)
+{
+    if (access == SG_ACCESS_FREE)
+        return SG_KERNEL_RACE;
+    if (access == SG_ACCESS_WRITE || sg_pinned_is_channel(c->base))
+        return open_channel(c);
+    if (!c->probe_addr)
+        return first_read(c, addr);
+    if (c->probe_addr == addr)
+        return open_channel(c); /* read again: a poll */
+    return SG_KERNEL_RACE;
+}

@@ -136,12 +136,8 @@ void sg_log_path_problem(int err, char *out, size_t len)
         snprintf(out, len, "%s", strerror(err));
 }
 
-/* The path of the log file syncguard created, to open it again; and what
- * it is, to tell it from a file the program opened under the same number
- * after closing syncguard's (a daemon closing every descriptor). */
-static char log_file[4096];
-static dev_t log_dev;
-static ino_t log_ino;
+/* The log file, when log_path names one. */
+static struct sg_own_file log_file;
 
 static int create_file_named(const char *path, char *created, size_t len)
 {
@@ -155,15 +151,9 @@ static int create_file_named(const char *path, char *created, size_t len)
     return fd;
 }
 
-int sg_log_create_file(const char *path)
-{
-    char created[4096];
-    return create_file_named(path, created, sizeof created);
-}
-
 /* Moves fd out of the way of the program's low numbers (which programs
  * close and reuse freely), and remembers what file it is. */
-static int keep_log_fd(int fd)
+static int keep_fd(struct sg_own_file *f, int fd)
 {
     int high = fcntl(fd, F_DUPFD_CLOEXEC, 512);
     if (high >= 0) {
@@ -172,8 +162,30 @@ static int keep_log_fd(int fd)
     }
     struct stat st;
     if (fstat(fd, &st) == 0)
-        log_dev = st.st_dev, log_ino = st.st_ino;
+        f->dev = st.st_dev, f->ino = st.st_ino;
     return fd;
+}
+
+int sg_own_file_create(struct sg_own_file *f, const char *path)
+{
+    int fd = create_file_named(path, f->path, sizeof f->path);
+    if (fd < 0) {
+        f->path[0] = '\0';
+        return -1;
+    }
+    return keep_fd(f, fd);
+}
+
+int sg_own_file_is(const struct sg_own_file *f, int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && st.st_dev == f->dev && st.st_ino == f->ino;
+}
+
+int sg_own_file_reopen(struct sg_own_file *f)
+{
+    int fd = open(f->path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+    return fd < 0 ? -1 : keep_fd(f, fd);
 }
 
 /* "cannot create log file ...", on stderr: one line however long log_path
@@ -201,30 +213,26 @@ static int open_log(void)
     char path[4096];
     int fd = -1;
     if (sg_log_expand_path(lp, path, sizeof path) == 0)
-        fd = create_file_named(path, log_file, sizeof log_file);
+        fd = sg_own_file_create(&log_file, path);
     if (fd < 0) {
         say_cannot_create(lp, errno);
-        log_file[0] = '\0';
         return 2;
     }
-    return keep_log_fd(fd);
+    return fd;
 }
 
-/* Whether fd is still the log file syncguard opened: the program may have
- * closed it (a daemon closing every descriptor) and opened something else
- * under its number. Async-signal-safe. */
+/* Whether fd is still the log syncguard opened; a log on stderr or stdout
+ * is written as it is, whatever the program put there. Async-signal-safe. */
 static int still_the_log(int fd)
 {
-    struct stat st;
-    return fd <= 2 || (fstat(fd, &st) == 0 && st.st_dev == log_dev && st.st_ino == log_ino);
+    return fd <= 2 || sg_own_file_is(&log_file, fd);
 }
 
-/* The log file opened again, to append, after the program closed it;
- * stderr if that fails. open_lock held. */
+/* The log file opened again; stderr if that fails. open_lock held. */
 static int reopen_log(void)
 {
-    int fd = open(log_file, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
-    return fd < 0 ? 2 : keep_log_fd(fd);
+    int fd = sg_own_file_reopen(&log_file);
+    return fd < 0 ? 2 : fd;
 }
 
 /* The lock only to open: the fault handler writes here too, and may have
@@ -247,7 +255,7 @@ static int current_fd(void)
 void sg_log_after_fork_child(void)
 {
     log_fd = -1;
-    log_file[0] = '\0';
+    log_file.path[0] = '\0';
     sg_lock_reset(&open_lock);
 }
 

@@ -4,6 +4,7 @@
 #define SG_BASE_LOG_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Writes all of buf to the log, opening the log file on first use.
  * Async-signal-safe once the log is open. */
@@ -24,9 +25,26 @@ int sg_log_expand_path(const char *prefix, char *out, size_t outlen);
 /* Why sg_log_expand_path or the file's creation failed with err, in words
  * (naming the rank's variable for EINVAL). */
 void sg_log_path_problem(int err, char *out, size_t len);
+/* A file syncguard created for its output (the log, the JSON file), and
+ * what file it is: a program may close syncguard's descriptor (a daemon
+ * closing every descriptor) and open or dup2() a file of its own onto the
+ * same number, which must never get syncguard's output. */
+struct sg_own_file {
+    char path[4096]; /* as created; empty: none */
+    dev_t dev;
+    ino_t ino;
+};
 /* Creates the file for a process: never follows a symlink, never truncates
- * or appends to a file that exists (it tries NAME.1, NAME.2, ...). */
-int sg_log_create_file(const char *path);
+ * or appends to a file that exists (it tries NAME.1, NAME.2, ...). Returns
+ * its descriptor, moved above the program's low numbers (close-on-exec), or
+ * -1 with errno set. */
+int sg_own_file_create(struct sg_own_file *f, const char *path);
+/* Whether fd is still f's file (device and inode). Async-signal-safe. */
+int sg_own_file_is(const struct sg_own_file *f, int fd);
+/* f's file opened again, to append, after the program closed or replaced
+ * its descriptor, and moved as sg_own_file_create moves it; -1 if that
+ * fails. Async-signal-safe; callers serialize it themselves. */
+int sg_own_file_reopen(struct sg_own_file *f);
 /* The log is opened lazily in the process that writes first; after fork the
  * child must open its own. */
 void sg_log_after_fork_child(void);

@@ -2,7 +2,9 @@
 /* JSON Lines for machines (json_path=PREFIX): one object per line, built
  * in a heap buffer (a report's stacks can be long) and written with one
  * write loop, so a reader sees whole lines. The file is per process, named
- * like log_path's (sg_log_expand_path), created on the first line. */
+ * like log_path's (sg_log_expand_path), created on the first line, and
+ * checked before each line as the log is (sg_own_file_is): a program that
+ * closes the descriptor and reuses its number keeps its file intact. */
 #include "config.h"
 
 #include <errno.h>
@@ -20,6 +22,7 @@
 enum { FILE_UNOPENED = -1, FILE_FAILED = -2 };
 
 static int json_fd = FILE_UNOPENED;
+static struct sg_own_file json_file;
 static sg_lock_t open_lock = SG_LOCK_INIT;
 
 static void put(struct sg_json *j, const char *s, size_t n)
@@ -164,7 +167,7 @@ static int open_file(void)
     char path[4096];
     int fd = -1;
     if (sg_log_expand_path(sg_opt.json_path, path, sizeof path) == 0)
-        fd = sg_log_create_file(path);
+        fd = sg_own_file_create(&json_file, path);
     if (fd < 0) {
         char why[160];
         sg_log_path_problem(errno, why, sizeof why);
@@ -175,14 +178,37 @@ static int open_file(void)
     return fd;
 }
 
+/* The file opened again after the program closed its descriptor or put a
+ * file of its own under that number; the old number is the program's now,
+ * so it is left alone. */
+static int reopen_file(void)
+{
+    int fd = sg_own_file_reopen(&json_file);
+    if (fd < 0) {
+        sg_log_error("cannot open the JSON file %.256s again: %s; no more JSON output",
+                     json_file.path, strerror(errno));
+        return FILE_FAILED;
+    }
+    return fd;
+}
+
+/* Whether fd can be written as it is: the file, checked before each line
+ * as the log is (base/log.c), or the known failure. */
+static int settled(int fd)
+{
+    return fd == FILE_FAILED || (fd >= 0 && sg_own_file_is(&json_file, fd));
+}
+
 static int current_fd(void)
 {
     int fd = __atomic_load_n(&json_fd, __ATOMIC_ACQUIRE);
-    if (fd != FILE_UNOPENED)
+    if (settled(fd))
         return fd;
     sg_lock(&open_lock);
     if (json_fd == FILE_UNOPENED)
         __atomic_store_n(&json_fd, open_file(), __ATOMIC_RELEASE);
+    else if (!settled(json_fd))
+        __atomic_store_n(&json_fd, reopen_file(), __ATOMIC_RELEASE);
     fd = json_fd;
     sg_unlock(&open_lock);
     return fd;
@@ -218,9 +244,11 @@ void sg_json_end(struct sg_json *j)
 
 void sg_json_after_fork_child(void)
 {
-    /* The parent's file is named with the parent's pid: leave it to it. */
-    if (json_fd >= 0)
+    /* The parent's file is named with the parent's pid: leave it to it;
+     * a number the program reused is the program's. */
+    if (json_fd >= 0 && sg_own_file_is(&json_file, json_fd))
         close(json_fd);
     json_fd = FILE_UNOPENED;
+    json_file.path[0] = '\0';
     sg_lock_reset(&open_lock);
 }

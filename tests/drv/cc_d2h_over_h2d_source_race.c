@@ -38,8 +38,8 @@ int main(void)
     unsigned got_new = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);
     SGT_CHECK(cuMemcpyDtoH(host, dev2, SGT_BYTES));
     unsigned wrong = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_OLD);
-    printf("the first copy delivered %u of %u words other than the source's old ones\n", wrong,
-           SGT_WORDS);
+    printf("the second copy left %u of %u words other than its own; the first delivered %u "
+           "other than the source's old ones\n", got_new, SGT_WORDS, wrong);
     sgt_free_buffers(dev, host);
 #ifdef SG_TWIN
     return sgt_verdict(wrong + got_new, "the source the first copy read, the second's result");

@@ -2,7 +2,9 @@
 /* Helpers of the huge_* tests (huge_pinned): whether this machine gives
  * transparent huge pages at all, and whether a pinned allocation is
  * syncguard's own huge-page mapping (advised MADV_HUGEPAGE: "hg" among
- * its VmFlags in /proc/self/smaps; the driver's allocations never are). */
+ * its VmFlags in /proc/self/smaps; the driver's allocations never are).
+ * Static inline, so that a test using only some of them gets no warning
+ * for the others. */
 #ifndef HUGE_PINNED_H
 #define HUGE_PINNED_H
 
@@ -14,12 +16,12 @@
 
 #define HUGE_PAGE (2u << 20)
 
-static int huge_mapping(const void *p);
+static inline int huge_mapping(const void *p);
 
 /* Whether MADV_HUGEPAGE shows on a mapping of our own: qemu-user ignores
  * madvise (and its /proc/self/smaps is the emulator's), so the advice
  * syncguard gives its blocks cannot be seen there. */
-static int huge_advice_shows(void)
+static inline int huge_advice_shows(void)
 {
     size_t n = 2 * HUGE_PAGE;
     void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -33,7 +35,7 @@ static int huge_advice_shows(void)
 /* Exits 77 (skip) where the kernel has transparent huge pages off (there
  * syncguard keeps the driver's allocations, which other tests cover), or
  * where the advice for them cannot be seen (qemu-user). */
-static void huge_require(void)
+static inline void huge_require(void)
 {
     char line[128] = "";
     FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
@@ -51,7 +53,7 @@ static void huge_require(void)
 
 /* 1 if the mapping holding p is advised for huge pages, 0 if not, -1 if
  * no mapping holds p. */
-static int huge_mapping(const void *p)
+static inline int huge_mapping(const void *p)
 {
     FILE *f = fopen("/proc/self/smaps", "re");
     char line[512];

@@ -240,6 +240,8 @@ DRV_TESTBINS = \
 	drv/robust_futex_sem_race \
 	drv/robust_fwrite \
 	drv/robust_h2d_pinned_read_then_write \
+	drv/robust_json_fd_reused_ok \
+	drv/robust_json_fd_reused_race \
 	drv/robust_log_fd_reused \
 	drv/robust_map_count_budget_ok \
 	drv/robust_map_count_reopen_ok \
@@ -537,6 +539,8 @@ DRV_SOURCES = \
 	drv/robust_futex_sem_race.c \
 	drv/robust_fwrite.c \
 	drv/robust_h2d_pinned_read_then_write.c \
+	drv/robust_json_fd_reused_ok.c \
+	drv/robust_json_fd_reused_race.c \
 	drv/robust_log_fd_reused.c \
 	drv/robust_map_count_budget_ok.c \
 	drv/robust_map_count_reopen_ok.c \

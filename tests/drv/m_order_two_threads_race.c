@@ -40,7 +40,10 @@ static CUevent e;
 static CUdeviceptr dev;
 static uint32_t *host;
 static sgt_hold *hold;
-static long main_tid, other_tid;
+static long main_tid;
+#ifdef SG_TWIN
+static long other_tid; /* the thread that records E, once it runs */
+#endif
 static int go, started, done; /* the other party may go; it is about to call; it returned */
 
 /* Whether thread tid sleeps (state S: blocked, here on syncguard's lock). */

@@ -29,7 +29,10 @@ static void handler(int sig, siginfo_t *si, void *uc)
         write(1, msg, sizeof msg - 1);
         _exit(1);
     }
-    (void)*(volatile int *)16; /* a fault inside the handler: SIGSEGV is blocked here */
+    /* Through a volatile pointer: the compiler may neither see the
+     * constant address nor drop the read. */
+    volatile int *volatile unmapped = (volatile int *)16; /* the null page is never mapped */
+    (void)*unmapped; /* a fault inside the handler: SIGSEGV is blocked here */
 }
 
 int main(void)

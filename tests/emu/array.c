@@ -64,7 +64,8 @@ CUresult CUDAAPI cuArray3DCreate_v2(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIP
         } else {
             a->base = (uintptr_t)p, a->ctx = c;
             /* device memory to the copy engine; cuMemFree does not take it */
-            emu_range range = { a->base, a->bytes, EMU_MEM_DEVICE_VMM, 0, c, emu_mem_next_id() };
+            emu_range range = { .base = a->base, .size = a->bytes, .kind = EMU_MEM_DEVICE_VMM,
+                                .ctx = c, .id = emu_mem_next_id() };
             emu_mem_insert(&range);
             *pHandle = a;
         }

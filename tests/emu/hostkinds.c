@@ -41,7 +41,7 @@ static CUcontext current_or_null(void)
 
 static void insert(uintptr_t base, size_t size, emu_mem_kind kind, CUcontext c)
 {
-    emu_range r = { base, size, kind, 0, c, emu_mem_next_id() };
+    emu_range r = { .base = base, .size = size, .kind = kind, .ctx = c, .id = emu_mem_next_id() };
     emu_mem_insert(&r);
 }
 

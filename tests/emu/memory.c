@@ -170,7 +170,8 @@ static void free_range(uintptr_t base, emu_mem_kind kind)
 
 static void add_range(CUcontext c, uintptr_t base, size_t size, emu_mem_kind kind, unsigned int flags)
 {
-    emu_range r = { base, size, kind, flags, c, emu_mem_next_id() };
+    emu_range r = { .base = base, .size = size, .kind = kind, .flags = flags, .ctx = c,
+                     .id = emu_mem_next_id() };
     emu_mem_insert(&r);
 }
 

@@ -62,7 +62,7 @@ static uint64_t load(const unsigned char *code, const unsigned char *in, int gre
     if (!decode(code) || a.is_write)
         return 0xdead;
     uc.uc_mcontext.gregs[greg] = (greg_t)before;
-    unsigned char buf[16] = { 0 };
+    unsigned char buf[SG_ACCESS_MAX] = { 0 }; /* the size the interface takes */
     memcpy(buf, in, a.size);
     sg_emulate_complete(&uc, &a, buf);
     return (uint64_t)uc.uc_mcontext.gregs[greg];
@@ -72,7 +72,7 @@ static uint64_t stored(const unsigned char *code)
 {
     if (!decode(code) || !a.is_write)
         return 0xdead;
-    unsigned char out[16];
+    unsigned char out[SG_ACCESS_MAX];
     sg_emulate_store_bytes(&uc, &a, out);
     uint64_t v = 0;
     memcpy(&v, out, 8);
@@ -230,7 +230,7 @@ static void sse(void)
         both[] = { 0x66, 0xf3, 0x0f, 0x6f, 0x0e },                  /* 66 and F3 */
         cvt[] = { 0xf3, 0x0f, 0x28, 0x0e },                         /* F3 0F 28: not a move */
         rep_mov[] = { 0xf3, 0x89, 0x0e };                           /* xrelease mov */
-    unsigned char out[16], buf[16];
+    unsigned char out[SG_ACCESS_MAX], buf[SG_ACCESS_MAX];
 
     CHECK(decode(movups_st) && a.is_write && a.xmm && a.size == 16 && a.len == 3 &&
               a.addr == 0x5000,

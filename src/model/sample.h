@@ -26,7 +26,9 @@ struct sg_sample_site {
     struct sg_pyframe py[SG_MAX_PYFRAMES];
 };
 
-/* Whether to guard a copy enqueued at this site (1 when sample=0).
+/* Whether to guard a call enqueued at this site (1 when sample=0): asked
+ * once per intercepted call (life/site.c), whose every host range follows
+ * the answer, so a site counts copies and launches, not ranges.
  * With sg_model_lock held; normal context (maps the table on first use). */
 int sg_sample_should_guard(const uintptr_t *pcs, int npcs, const struct sg_pyframe *py, int npy);
 

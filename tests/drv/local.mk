@@ -27,6 +27,8 @@ DRV_TESTBINS = \
 	drv/d2h_pageable_async \
 	drv/d2h_sample_bound_race \
 	drv/d2h_sample_rate_race \
+	drv/d2h_sample_rows_ok \
+	drv/d2h_sample_rows_race \
 	drv/d2h_sample_sites_race \
 	drv/d2h_stats \
 	drv/d2h_stream_query \
@@ -80,6 +82,8 @@ DRV_TESTBINS = \
 	drv/k_launch_ex_event_ok \
 	drv/k_launch_read_race \
 	drv/k_launch_stream_sync_ok \
+	drv/k_sample_two_allocs_ok \
+	drv/k_sample_two_allocs_race \
 	drv/k_struct_all_mapped_ok \
 	drv/k_struct_all_mapped_race \
 	drv/k_undecodable_verbose \
@@ -193,6 +197,8 @@ DRV_TESTBINS = \
 	drv/m_register_v1_race \
 	drv/m_sample_event_ok \
 	drv/m_sample_event_race \
+	drv/m_sample_graph_nodes_ok \
+	drv/m_sample_graph_nodes_race \
 	drv/m_sample_legacy_ok \
 	drv/m_sample_legacy_race \
 	drv/m_sample_stream_ok \
@@ -318,6 +324,8 @@ DRV_SOURCES = \
 	drv/d2h_pageable_async.c \
 	drv/d2h_sample_bound_race.c \
 	drv/d2h_sample_rate_race.c \
+	drv/d2h_sample_rows_ok.c \
+	drv/d2h_sample_rows_race.c \
 	drv/d2h_sample_sites_race.c \
 	drv/d2h_stats.c \
 	drv/d2h_stream_query.c \
@@ -371,6 +379,8 @@ DRV_SOURCES = \
 	drv/k_launch_ex_event_ok.c \
 	drv/k_launch_read_race.c \
 	drv/k_launch_stream_sync_ok.c \
+	drv/k_sample_two_allocs_ok.c \
+	drv/k_sample_two_allocs_race.c \
 	drv/k_struct_all_mapped_ok.c \
 	drv/k_struct_all_mapped_race.c \
 	drv/k_undecodable_verbose.c \
@@ -484,6 +494,8 @@ DRV_SOURCES = \
 	drv/m_register_v1_race.c \
 	drv/m_sample_event_ok.c \
 	drv/m_sample_event_race.c \
+	drv/m_sample_graph_nodes_ok.c \
+	drv/m_sample_graph_nodes_race.c \
 	drv/m_sample_legacy_ok.c \
 	drv/m_sample_legacy_race.c \
 	drv/m_sample_stream_ok.c \

@@ -29,6 +29,7 @@ DRV_TESTBINS = \
 	drv/d2h_sample_rate_race \
 	drv/d2h_sample_rows_ok \
 	drv/d2h_sample_rows_race \
+	drv/d2h_sample_site_runtime \
 	drv/d2h_sample_sites_race \
 	drv/d2h_stats \
 	drv/d2h_stream_query \
@@ -326,6 +327,7 @@ DRV_SOURCES = \
 	drv/d2h_sample_rate_race.c \
 	drv/d2h_sample_rows_ok.c \
 	drv/d2h_sample_rows_race.c \
+	drv/d2h_sample_site_runtime.c \
 	drv/d2h_sample_sites_race.c \
 	drv/d2h_stats.c \
 	drv/d2h_stream_query.c \

@@ -27,7 +27,9 @@ struct sg_pysym {
 /* Innermost frame first. Returns the number of frames (0: not Python, or
  * no Python frame on this thread). Async-signal-safe. */
 int sg_python_capture(struct sg_pyframe *out, int max);
-/* Names a captured frame; reporter thread only. 0 on success. */
+/* Names a captured frame; normal context, while its code object lives
+ * (the reporter thread soon after the capture, or the capturing thread
+ * while the frame still runs). 0 on success. */
 int sg_python_symbolize(const struct sg_pyframe *f, struct sg_pysym *out);
 /* Looks for the interpreter once (normal context; from sg_init). */
 void sg_python_init(void);

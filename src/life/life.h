@@ -23,6 +23,7 @@ struct sg_copy_request {
     const char *kernel; /* the kernel a launch runs (its name, kept for good); NULL: a copy */
     int origin;         /* enum sg_origin */
     uint64_t value;     /* SG_GUARD_FLAG: the value the device stores */
+    int sampled_out;    /* sample=N left the call unguarded: the model follows it */
 };
 
 /* Guards the host range of a copy that the driver has just accepted (and

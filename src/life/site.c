@@ -3,15 +3,19 @@
  * 2D, 3D: each host side that is pinned is guarded with the exact rows it
  * covers; bytes between the rows stay the program's). The enqueue stacks are
  * captured lazily: only a copy with a pinned host side pays for them, and
- * a call with several such ranges (a batch) pays once. */
+ * a call with several such ranges (a batch) pays once. So does the sampled
+ * mode's decision: a site counts calls, not the ranges each one guards. */
 #include "config.h"
 
+#include "base/lock.h"
 #include "base/options.h"
 #include "base/page.h"
 #include "capture/python.h"
 #include "capture/stack.h"
 #include "life/overlap.h"
 #include "life/site.h"
+#include "model/model.h"
+#include "model/sample.h"
 #include "model/sync.h"
 
 #define MAX_ROW_SLOTS 64
@@ -34,11 +38,32 @@ static void capture(struct copy_call *call)
     call->captured = 1;
 }
 
+/* sample=N: one decision per call (a copy, memset, memory operation,
+ * kernel launch or graph launch), at its first pinned range, for every
+ * range it guards: the rows of a pitched copy, the allocations of a kernel,
+ * the nodes of a graph. Deciding per range would guard part of a copy, and
+ * under an even N a call with two ranges would guard the same one of them
+ * every time. */
+static int sampled_out(struct copy_call *call)
+{
+    if (call->sampled == 0) {
+        int guard = 1;
+        if (sg_opt.sample) {
+            sg_lock(&sg_model_lock);
+            guard = sg_sample_should_guard(call->site.pcs, call->site.npcs, call->site.py,
+                                           call->site.npy);
+            sg_unlock(&sg_model_lock);
+        }
+        call->sampled = guard ? 1 : -1;
+    }
+    return call->sampled < 0;
+}
+
 static void track(struct copy_call *call, uintptr_t host, struct sg_shape shape, int guard)
 {
     struct sg_copy_request rq = { call->api, call->stream, call->per_thread, host, shape, guard,
                                   call->site.py, call->site.npy, call->kernel, call->origin,
-                                  call->value };
+                                  call->value, sampled_out(call) };
     sg_copy_overlap_check(&rq, call->site.pcs, call->site.npcs);
     sg_copy_track(&rq, call->site.pcs, call->site.npcs);
 }

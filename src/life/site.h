@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* What the copy shims share: the enqueue site of a copy (native and Python
- * stacks, captured once per call even when it guards several ranges) and
- * handing a guarded host range to the model. */
+ * stacks, captured once per call even when it guards several ranges), the
+ * sampled mode's decision (taken once per call too) and handing a guarded
+ * host range to the model. */
 #ifndef SG_LIFE_SITE_H
 #define SG_LIFE_SITE_H
 
@@ -38,6 +39,7 @@ struct copy_call {
     struct enqueue_site site;
     int captured;  /* site filled */
     int capturing; /* 0 unknown, 1 the stream is being captured, -1 it is not */
+    int sampled;   /* sample=N: 0 not decided yet, 1 guarded, -1 sampled out */
     const char *kernel; /* a kernel launch: its kernel's name; NULL for a copy */
     int origin;         /* enum sg_origin: what the call is */
     uint64_t value;     /* SG_GUARD_FLAG ranges: the value the device stores */
@@ -50,7 +52,7 @@ static inline void sg_copy_call_init(struct copy_call *c, const char *api, CUstr
                                      int per_thread)
 {
     c->api = api, c->stream = s, c->per_thread = per_thread;
-    c->captured = 0, c->capturing = 0;
+    c->captured = 0, c->capturing = 0, c->sampled = 0;
     c->kernel = NULL;
     c->origin = SG_ORIGIN_COPY;
     c->value = 0;

@@ -14,7 +14,6 @@
 #include "driver/eventpool.h"
 #include "guard/guard.h"
 #include "life/life.h"
-#include "model/sample.h"
 #include "report/report.h"
 
 static uint64_t next_id = 1;
@@ -62,8 +61,8 @@ void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int n
     sg_lock(&sg_model_lock);
     struct sg_stream_info si;
     sg_stream_info(sg_stream_get(rq->stream, rq->per_thread), &si);
-    int guard = sg_sample_should_guard(pcs, npcs, rq->py, rq->npy);
     sg_unlock(&sg_model_lock);
+    int guard = !rq->sampled_out;
     CUevent ev = guard ? sg_event_pool_get(si.ctx) : NULL;
     if (ev && sg_driver()->cuEventRecord(ev, si.handle) != CUDA_SUCCESS) {
         sg_event_pool_put(si.ctx, ev);

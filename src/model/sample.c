@@ -54,6 +54,9 @@ static struct table *table_get(void)
     return table;
 }
 
+/* A site's innermost Python frame is named here, by the thread running
+ * it, whose code object is alive now and may not be at exit (one line-table
+ * read, once per site). */
 static struct sg_sample_site *site_add(struct table *t, int *slot, uint64_t key,
                                        const uintptr_t *pcs, int npcs,
                                        const struct sg_pyframe *py, int npy)
@@ -63,8 +66,7 @@ static struct sg_sample_site *site_add(struct table *t, int *slot, uint64_t key,
     s->key = key;
     s->npcs = npcs < SG_MAX_FRAMES ? npcs : SG_MAX_FRAMES;
     memcpy(s->pcs, pcs, (size_t)s->npcs * sizeof *pcs);
-    s->npy = npy < SG_MAX_PYFRAMES ? npy : SG_MAX_PYFRAMES;
-    memcpy(s->py, py, (size_t)s->npy * sizeof *py);
+    s->has_py = npy > 0 && sg_python_symbolize(&py[0], &s->py) == 0;
     return s;
 }
 

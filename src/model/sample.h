@@ -21,12 +21,18 @@
 struct sg_sample_site {
     uint64_t key; /* the hash of the site; its id in the JSON summary */
     unsigned long guarded, sampled_out;
-    int npcs, npy;
-    uintptr_t pcs[SG_MAX_FRAMES];  /* the stack of its first copy */
-    struct sg_pyframe py[SG_MAX_PYFRAMES];
+    int npcs;
+    uintptr_t pcs[SG_MAX_FRAMES]; /* the stack of its first copy */
+    /* Its innermost Python frame, named at that copy while the frame ran:
+     * by the exit summary the code object may be gone (freed when its
+     * module or function went, or at the interpreter's finalization). */
+    int has_py;
+    struct sg_pysym py;
 };
 
-/* Whether to guard a copy enqueued at this site (1 when sample=0).
+/* Whether to guard a call enqueued at this site (1 when sample=0): asked
+ * once per intercepted call (life/site.c), whose every host range follows
+ * the answer, so a site counts copies and launches, not ranges.
  * With sg_model_lock held; normal context (maps the table on first use). */
 int sg_sample_should_guard(const uintptr_t *pcs, int npcs, const struct sg_pyframe *py, int npy);
 

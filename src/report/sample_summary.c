@@ -11,7 +11,7 @@
 #include "report/sample_summary.h"
 #include "report/view.h"
 
-static struct sg_sample_site site; /* ~1 KiB: kept off the stack */
+static struct sg_sample_site site; /* over a KiB: kept off the stack */
 
 void sg_sample_summary_text(int pid)
 {
@@ -22,7 +22,7 @@ void sg_sample_summary_text(int pid)
                   pid, sg_opt.sample, sg_opt.sample_first);
     char where[700];
     for (int i = 0; sg_sample_site_get(i, &site); i++) {
-        sg_view_site(where, sizeof where, site.pcs, site.npcs, site.py, site.npy);
+        sg_view_site(where, sizeof where, site.pcs, site.npcs, site.has_py ? &site.py : NULL);
         sg_log_printf("==%d==syncguard:   %lu guarded, %lu sampled out: %s\n", pid, site.guarded,
                       site.sampled_out, where);
     }
@@ -43,7 +43,7 @@ void sg_sample_summary_json(struct sg_json *j)
     sg_json_open(j, "sites", '[');
     char where[700], id[24];
     for (int i = 0; sg_sample_site_get(i, &site); i++) {
-        sg_view_site(where, sizeof where, site.pcs, site.npcs, site.py, site.npy);
+        sg_view_site(where, sizeof where, site.pcs, site.npcs, site.has_py ? &site.py : NULL);
         snprintf(id, sizeof id, "%016llx", (unsigned long long)site.key);
         sg_json_open(j, NULL, '{');
         sg_json_str(j, "site", id);

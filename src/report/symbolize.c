@@ -168,3 +168,23 @@ int sg_symbol_in_system_header(const struct sg_symbol *s)
     return starts_with(s->file, "/usr/include/") || starts_with(s->file, "/usr/lib/gcc/") ||
            starts_with(s->file, "/usr/lib/gcc-cross/") || in_cross_headers(s->file);
 }
+
+/* The GPU libraries, by the start of their file names (syncguard(7) lists
+ * them, under sample). CuPy's and Numba's modules are named after their
+ * Python modules, so not matched: their copies are enqueued from Python,
+ * and a site with a Python frame is named by that frame. */
+static const char *const gpu_libraries[] = {
+    "libcuda",                                    /* the driver, libcudart */
+    "libcublas", "libcudnn", "libcufft", "libcurand", "libcusolver", "libcusparse",
+    "libnccl",                                    /* NCCL */
+    "libtorch", "libc10",                         /* PyTorch: libtorch_cuda, libc10_cuda... */
+    "xla_",                                       /* JAX: xla_extension, xla_cuda_plugin */
+};
+
+int sg_symbol_in_gpu_library(const struct sg_symbol *s)
+{
+    for (size_t i = 0; i < sizeof gpu_libraries / sizeof gpu_libraries[0]; i++)
+        if (starts_with(s->module, gpu_libraries[i]))
+            return 1;
+    return 0;
+}

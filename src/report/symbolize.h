@@ -32,4 +32,11 @@ const char *sg_base_name(const char *path);
  * wrappers, intrinsics): not the line a user wants named in a summary. */
 int sg_symbol_in_system_header(const struct sg_symbol *s);
 
+/* Code of a library a program enqueues its GPU work through: the CUDA
+ * driver and runtime, the CUDA libraries, the frameworks over them (the
+ * list, by file name, is in symbolize.c and syncguard(7)). Where a copy
+ * was made, not where the program asked for it: an enqueue site is named
+ * by the first frame outside them. */
+int sg_symbol_in_gpu_library(const struct sg_symbol *s);
+
 #endif

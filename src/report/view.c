@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Making the view of a race: its stacks symbolized (native frames inside
  * syncguard are never shown nor matched), the place SUMMARY names, and the
- * explanation. Reporter thread only. */
+ * explanation; and the place of an enqueue site, for the sampled mode's
+ * summary. Reporter thread (or the exit summary) only. */
 #include "config.h"
 
 #include <stdio.h>
@@ -31,6 +32,19 @@ static void add_native_frames(struct sg_stack_view *st, uintptr_t pc, int is_exa
     }
 }
 
+/* A Python frame as shown; ps NULL: one that could not be named. */
+static void python_frame_view(struct sg_frame_view *f, const struct sg_pysym *ps)
+{
+    memset(&f->sym, 0, sizeof f->sym);
+    f->python = 1, f->pc = 0;
+    f->known = ps != NULL;
+    if (ps) {
+        snprintf(f->sym.function, sizeof f->sym.function, "%s", ps->function);
+        snprintf(f->sym.file, sizeof f->sym.file, "%s", ps->file);
+        f->sym.line = ps->line;
+    }
+}
+
 /* Native frames inside syncguard are never shown (nor matched). The first
  * pc of an access stack is the faulting instruction, the others are return
  * addresses. Python frames keep their room. */
@@ -43,16 +57,9 @@ static void symbolize_stack(struct sg_stack_view *st, const uintptr_t *pcs, int 
         if (!sg_self_contains(pcs[i]))
             add_native_frames(st, pcs[i], first_exact && i == 0, native_limit);
     for (int i = 0; i < npy && st->n < SG_SHOWN_MAX; i++) {
-        struct sg_frame_view *f = &st->f[st->n++];
         struct sg_pysym ps;
-        memset(&f->sym, 0, sizeof f->sym);
-        f->python = 1, f->pc = 0;
-        f->known = sg_python_symbolize(&py[i], &ps) == 0;
-        if (f->known) {
-            snprintf(f->sym.function, sizeof f->sym.function, "%s", ps.function);
-            snprintf(f->sym.file, sizeof f->sym.file, "%s", ps.file);
-            f->sym.line = ps.line;
-        }
+        int known = sg_python_symbolize(&py[i], &ps) == 0;
+        python_frame_view(&st->f[st->n++], known ? &ps : NULL);
     }
 }
 
@@ -73,26 +80,33 @@ static const struct sg_frame_view *python_frame(const struct sg_stack_view *st)
     return NULL;
 }
 
-/* The innermost native frame shown that is not code inlined from a system
- * header (glibc's fortified read() inlined into main names main's line);
- * the innermost one when all are. */
-static const struct sg_frame_view *native_frame(const struct sg_stack_view *st)
+/* Whether a native frame names a place: not code inlined from a system
+ * header (glibc's fortified read() inlined into main names main's line)
+ * nor, for an enqueue site, a GPU library's (the CUDA runtime's frame is
+ * not where the program enqueued: sg_symbol_in_gpu_library). */
+static int names_place(const struct sg_frame_view *f, int enqueue)
+{
+    if (!f->known)
+        return 1; /* nothing to judge it by */
+    if (sg_symbol_in_system_header(&f->sym))
+        return 0;
+    return !enqueue || !sg_symbol_in_gpu_library(&f->sym);
+}
+
+/* The innermost native frame shown that names a place; the innermost one
+ * when none does. */
+static const struct sg_frame_view *native_frame(const struct sg_stack_view *st, int enqueue)
 {
     int nat = sg_stack_native_count(st);
     for (int i = 0; i < nat; i++)
-        if (!st->f[i].known || !sg_symbol_in_system_header(&st->f[i].sym))
+        if (names_place(&st->f[i], enqueue))
             return &st->f[i];
     return nat > 0 ? &st->f[0] : NULL;
 }
 
-/* "file:line in function" for SUMMARY: the innermost Python frame when
- * there is one (a PyTorch user's line, not libtorch's), else the innermost
- * native frame of the program's own code. */
-static void frame_location(char *buf, size_t len, const struct sg_stack_view *st, uintptr_t fallback)
+/* "file:line in function" of f (fallback's address when f is NULL). */
+static void name_frame(char *buf, size_t len, const struct sg_frame_view *f, uintptr_t fallback)
 {
-    const struct sg_frame_view *f = python_frame(st);
-    if (!f)
-        f = native_frame(st);
     if (!f || !f->known) {
         snprintf(buf, len, "0x%lx", (unsigned long)(f ? f->pc : fallback));
         return;
@@ -104,6 +118,15 @@ static void frame_location(char *buf, size_t len, const struct sg_stack_view *st
     else
         snprintf(buf, len, "(%.200s+0x%lx) in %.200s", s->module, (unsigned long)s->module_offset,
                  fn);
+}
+
+/* For SUMMARY: the innermost Python frame when there is one (a PyTorch
+ * user's line, not libtorch's), else the innermost native frame of the
+ * program's own code. */
+static void frame_location(char *buf, size_t len, const struct sg_stack_view *st, uintptr_t fallback)
+{
+    const struct sg_frame_view *f = python_frame(st);
+    name_frame(buf, len, f ? f : native_frame(st, 0), fallback);
 }
 
 void sg_view_stacks(struct sg_race_view *v)
@@ -120,9 +143,14 @@ void sg_view_finish(struct sg_race_view *v)
 }
 
 void sg_view_site(char *where, size_t len, const uintptr_t *pcs, int npcs,
-                  const struct sg_pyframe *py, int npy)
+                  const struct sg_pysym *py)
 {
     static struct sg_stack_view st; /* too large for a stack; one caller at exit */
-    symbolize_stack(&st, pcs, npcs, 0, py, npy);
-    frame_location(where, len, &st, npcs > 0 ? pcs[0] : 0);
+    if (py) {
+        python_frame_view(&st.f[0], py);
+        name_frame(where, len, &st.f[0], 0);
+        return;
+    }
+    symbolize_stack(&st, pcs, npcs, 0, NULL, 0);
+    name_frame(where, len, native_frame(&st, 1), npcs > 0 ? pcs[0] : 0);
 }

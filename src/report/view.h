@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "capture/python.h"
 #include "report/json.h"
 #include "report/report.h"
 #include "report/symbolize.h"
@@ -45,9 +46,12 @@ struct sg_race_view {
 void sg_view_stacks(struct sg_race_view *v);
 /* Fills where and the reasons: what a report shows beyond the stacks. */
 void sg_view_finish(struct sg_race_view *v);
-/* "file:line in function" of an enqueue stack, as SUMMARY names places. */
+/* "file:line in function" of an enqueue site, as SUMMARY names places:
+ * its Python frame py (named while it ran) when there is one, else the
+ * innermost native frame of pcs outside the GPU libraries
+ * (sg_symbol_in_gpu_library), else the innermost. */
 void sg_view_site(char *where, size_t len, const uintptr_t *pcs, int npcs,
-                  const struct sg_pyframe *py, int npy);
+                  const struct sg_pysym *py);
 /* How many of a stack's frames are native (they come first). */
 int sg_stack_native_count(const struct sg_stack_view *st);
 

@@ -27,6 +27,9 @@ DRV_TESTBINS = \
 	drv/d2h_pageable_async \
 	drv/d2h_sample_bound_race \
 	drv/d2h_sample_rate_race \
+	drv/d2h_sample_rows_ok \
+	drv/d2h_sample_rows_race \
+	drv/d2h_sample_site_runtime \
 	drv/d2h_sample_sites_race \
 	drv/d2h_stats \
 	drv/d2h_stream_query \
@@ -86,6 +89,8 @@ DRV_TESTBINS = \
 	drv/k_poll_counter_ok \
 	drv/k_poll_flag_ok \
 	drv/k_poll_flag_race \
+	drv/k_sample_two_allocs_ok \
+	drv/k_sample_two_allocs_race \
 	drv/k_struct_all_mapped_ok \
 	drv/k_struct_all_mapped_race \
 	drv/k_undecodable_verbose \
@@ -199,6 +204,8 @@ DRV_TESTBINS = \
 	drv/m_register_v1_race \
 	drv/m_sample_event_ok \
 	drv/m_sample_event_race \
+	drv/m_sample_graph_nodes_ok \
+	drv/m_sample_graph_nodes_race \
 	drv/m_sample_legacy_ok \
 	drv/m_sample_legacy_race \
 	drv/m_sample_stream_ok \
@@ -326,6 +333,9 @@ DRV_SOURCES = \
 	drv/d2h_pageable_async.c \
 	drv/d2h_sample_bound_race.c \
 	drv/d2h_sample_rate_race.c \
+	drv/d2h_sample_rows_ok.c \
+	drv/d2h_sample_rows_race.c \
+	drv/d2h_sample_site_runtime.c \
 	drv/d2h_sample_sites_race.c \
 	drv/d2h_stats.c \
 	drv/d2h_stream_query.c \
@@ -385,6 +395,8 @@ DRV_SOURCES = \
 	drv/k_poll_counter_ok.c \
 	drv/k_poll_flag_ok.c \
 	drv/k_poll_flag_race.c \
+	drv/k_sample_two_allocs_ok.c \
+	drv/k_sample_two_allocs_race.c \
 	drv/k_struct_all_mapped_ok.c \
 	drv/k_struct_all_mapped_race.c \
 	drv/k_undecodable_verbose.c \
@@ -498,6 +510,8 @@ DRV_SOURCES = \
 	drv/m_register_v1_race.c \
 	drv/m_sample_event_ok.c \
 	drv/m_sample_event_race.c \
+	drv/m_sample_graph_nodes_ok.c \
+	drv/m_sample_graph_nodes_race.c \
 	drv/m_sample_legacy_ok.c \
 	drv/m_sample_legacy_race.c \
 	drv/m_sample_stream_ok.c \

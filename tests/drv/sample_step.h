@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* A step of the sampled-mode tests (d2h_sample_*): the caller holds the
- * stream and enqueues one copy into host (the site it wants counted);
- * sample_step then reads the destination before anything says the copy is
- * done (the race), synchronizes the stream and checks the data. Under
- * syncguard a guarded copy makes the early read wait for it (and is
- * reported), so its read sees the copied data; a sampled-out copy's early
- * read sees the old data. Which steps waited is what the tests check.
- * Holds keep the copy pending until the host waits: no timing. */
+/* A step of the sampled-mode tests (d2h_sample_*, k_sample_*): the caller
+ * holds the stream and enqueues one copy (or launch) into host (the site
+ * it wants counted); step_end then reads the destination before anything
+ * says the copy is done (the race), synchronizes the stream and checks the
+ * data. Under syncguard a guarded copy makes the early read wait for it
+ * (and is reported), so its read sees the copied data; a sampled-out
+ * copy's early read sees the old data. Which steps waited is what the
+ * tests check. Holds keep the copy pending until the host waits: no
+ * timing. Every helper is static inline: a test that uses only some of
+ * them gets no -Wunused-function warning. */
 #ifndef SAMPLE_STEP_H
 #define SAMPLE_STEP_H
 
@@ -25,13 +27,13 @@ struct sample_log {
     unsigned late_wrong;
 };
 
-static unsigned step_wrong(const uint32_t *h)
+static inline unsigned step_wrong(const uint32_t *h)
 {
     return SGT_COUNT_WRONG(h, STEP_WORDS, SGT_NEW);
 }
 
 /* Before the copy: the old contents, and a hold on s. */
-static sgt_hold *step_begin(CUstream s, uint32_t *host)
+static inline sgt_hold *step_begin(CUstream s, uint32_t *host)
 {
     for (unsigned i = 0; i < STEP_WORDS; i++)
         host[i] = SGT_OLD;
@@ -40,8 +42,8 @@ static sgt_hold *step_begin(CUstream s, uint32_t *host)
 
 /* After the copy of step `step`: the racy read (when racy), then the
  * synchronization. */
-static void step_end(struct sample_log *log, sgt_hold *h, CUstream s, const uint32_t *host,
-                     int step, int racy)
+static inline void step_end(struct sample_log *log, sgt_hold *h, CUstream s,
+                            const uint32_t *host, int step, int racy)
 {
     sgt_release_when_host_waits(h);
     if (racy && step_wrong(host) == 0) {
@@ -54,7 +56,7 @@ static void step_end(struct sample_log *log, sgt_hold *h, CUstream s, const uint
 
 /* Each program's start: a non-blocking stream, and a page of device
  * memory holding SGT_NEW. */
-static CUstream step_start(CUdeviceptr *dev)
+static inline CUstream step_start(CUdeviceptr *dev)
 {
     sgt_watchdog(60);
     sgt_init();
@@ -62,7 +64,7 @@ static CUstream step_start(CUdeviceptr *dev)
     return sgt_stream(CU_STREAM_NON_BLOCKING);
 }
 
-static int step_verdict(const struct sample_log *log)
+static inline int step_verdict(const struct sample_log *log)
 {
     if (log->late_wrong) {
         printf("check: MISMATCH %u words wrong after cuStreamSynchronize\n", log->late_wrong);

@@ -17,6 +17,8 @@
  *       (unless 0) for at most ms milliseconds, then stores 1 into p[2]
  *       (SGT_SIGNAL_SEEN), or 2 (SGT_SIGNAL_TIMED_OUT) when the time ran
  *       out
+ *   sgt_fill2(unsigned *p, unsigned *q, unsigned n, unsigned v)
+ *       p[0..n) = q[0..n) = v: a launch given two allocations
  *
  * One thread does all the work: launch them on a 1x1x1 grid. */
 #ifndef SGT_KERNELS_H
@@ -124,6 +126,31 @@ static const char sgt_kernels_ptx[] =
     "    st.volatile.u32 [%rd1+8], %r5;\n"
     "    membar.sys;\n"
     "    ret;\n"
+    "}\n"
+    "\n"
+    ".visible .entry sgt_fill2(.param .u64 sgt_fill2_p, .param .u64 sgt_fill2_q,\n"
+    "                          .param .u32 sgt_fill2_n, .param .u32 sgt_fill2_v)\n"
+    "{\n"
+    "    .reg .pred %p<2>;\n"
+    "    .reg .b32 %r<4>;\n"
+    "    .reg .b64 %rd<3>;\n"
+    "    ld.param.u64 %rd1, [sgt_fill2_p];\n"
+    "    ld.param.u64 %rd2, [sgt_fill2_q];\n"
+    "    ld.param.u32 %r1, [sgt_fill2_n];\n"
+    "    ld.param.u32 %r2, [sgt_fill2_v];\n"
+    "    mov.u32 %r3, 0;\n"
+    "    setp.eq.u32 %p1, %r1, 0;\n"
+    "    @%p1 bra FILL2_DONE;\n"
+    "FILL2_LOOP:\n"
+    "    st.volatile.u32 [%rd1], %r2;\n"
+    "    st.volatile.u32 [%rd2], %r2;\n"
+    "    add.s64 %rd1, %rd1, 4;\n"
+    "    add.s64 %rd2, %rd2, 4;\n"
+    "    add.u32 %r3, %r3, 1;\n"
+    "    setp.lt.u32 %p1, %r3, %r1;\n"
+    "    @%p1 bra FILL2_LOOP;\n"
+    "FILL2_DONE:\n"
+    "    ret;\n"
     "}\n";
 
 /* The emulator's CPU twins of the PTX kernels. */
@@ -187,6 +214,16 @@ static inline void sgt_cpu_signal(const void *args)
         nanosleep(&pause, NULL);
     }
     dev_write(p + 8, &result, sizeof result);
+static inline void sgt_cpu_fill2(const void *args)
+{
+    CUdeviceptr p, q;
+    unsigned int n, v;
+    memcpy(&p, args, 8);
+    memcpy(&q, (const char *)args + 8, 8);
+    memcpy(&n, (const char *)args + 16, 4);
+    memcpy(&v, (const char *)args + 20, 4);
+    sgt_cpu_fill_words(p, n, v);
+    sgt_cpu_fill_words(q, n, v);
 }
 
 typedef void (*sgt_register_fn)(const char *, void (*)(const void *), unsigned, const size_t *,
@@ -198,12 +235,14 @@ static inline void sgt_register_cpu_kernels(void)
     static const size_t fill_off[] = { 0, 8, 12 }, fill_size[] = { 8, 4, 4 };
     static const size_t struct_off[] = { 0 }, struct_size[] = { 16 };
     static const size_t signal_off[] = { 0, 8, 12, 16 }, signal_size[] = { 8, 4, 4, 4 };
+    static const size_t fill2_off[] = { 0, 8, 16, 20 }, fill2_size[] = { 8, 8, 4, 4 };
     if (!reg)
         return;
     /* Same bytes either way: the struct's layout is the three scalars'. */
     reg("sgt_fill", sgt_cpu_fill, 3, fill_off, fill_size);
     reg("sgt_fill_struct", sgt_cpu_fill, 1, struct_off, struct_size);
     reg("sgt_signal", sgt_cpu_signal, 4, signal_off, signal_size);
+    reg("sgt_fill2", sgt_cpu_fill2, 4, fill2_off, fill2_size);
 }
 
 /* The kernel `name` of the module above, loaded in the current context. */

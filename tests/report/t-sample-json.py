@@ -5,7 +5,9 @@ a "sampling" member (sample, sample_first, guarded_beyond_table, and per
 enqueue site its id, where, guarded, sampled_out), which agrees with the
 stats' copies_sampled_out and with the copies guarded; without sample it
 has none. drv/d2h_sample_sites_race: site A 3 guarded and 6 sampled out,
-site B 2 and 3."""
+site B 2 and 3. drv/d2h_sample_site_runtime: a site whose innermost frame
+is in a library named like the CUDA runtime is named by main's line, as
+in the text summary."""
 import json
 import os
 import re
@@ -16,10 +18,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reportlib as t  # noqa: E402
 
 
-def summary_of(prog, d, options):
+def summary_of(prog, d, options, status=66):
     r = t.run([prog], options + ":json_path=" + os.path.join(d, "sg.json"))
-    t.expect(r.status == 66, "%s: exit status %d, expected 66\n%s" % (prog, r.status, r.err))
-    pid = int(re.search(r"^==(\d+)==WARNING", r.err, re.M).group(1))
+    t.expect(r.status == status, "%s: exit status %d, expected %d\n%s" % (
+        prog, r.status, status, r.err))
+    pid = int(re.search(r"^==(\d+)==", r.err, re.M).group(1))
     with open(os.path.join(d, "sg.json.%d" % pid)) as f:
         objs = [json.loads(line) for line in f]
     summaries = [o for o in objs if o["type"] == "summary"]
@@ -30,6 +33,7 @@ def summary_of(prog, d, options):
 def main():
     sites_prog = t.drv("d2h_sample_sites_race")
     plain_prog = t.drv("d2h_async_read_race")
+    runtime_prog = t.drv("d2h_sample_site_runtime")
     with t.tmpdir() as d:
         s = summary_of(sites_prog, d, "sample=3:sample_first=1")
         sm = s.get("sampling")
@@ -48,10 +52,17 @@ def main():
         t.expect(s["stats"]["copies_sampled_out"] == 9, "stats: %r" % s["stats"])
         t.expect(s["copies_guarded"] == 5, "copies_guarded: %r" % s["copies_guarded"])
 
+        s = summary_of(runtime_prog, d, "sample=2:sample_first=1:verbosity=1", 0)
+        sites = s["sampling"]["sites"]
+        t.expect(len(sites) == 1 and (sites[0]["guarded"], sites[0]["sampled_out"]) == (2, 1),
+                 "the runtime program's site: %r" % sites)
+        t.expect(re.match(r"^d2h_sample_site_runtime\.c:\d+ in main$", sites[0]["where"]),
+                 "a site through libcudart_sgtest named by main's line: %r" % sites[0]["where"])
+
         s = summary_of(plain_prog, d, "verbosity=0")
         t.expect("sampling" not in s, "a sampling member without sample: %r" % s)
         t.expect(s["stats"]["copies_sampled_out"] == 0, "stats: %r" % s["stats"])
-    t.passed("per-site guarded and sampled-out counts in the JSON summary")
+    t.passed("per-site guarded and sampled-out counts and places in the JSON summary")
 
 
 main()

@@ -13,6 +13,7 @@ noinst_HEADERS += unit/unit.h
 UNIT_CPPFLAGS = $(CUDA_CPPFLAGS) -I$(top_srcdir)/src -I$(srcdir)/unit
 UNIT_CFLAGS = $(AM_CFLAGS) -Wmissing-prototypes -Wstrict-prototypes -Wshadow
 sg_base = $(top_builddir)/src/base/libsg_base.la
+sg_capture = $(top_builddir)/src/capture/libsg_capture.la
 sg_model = $(top_builddir)/src/model/libsg_model.la
 sg_guard = $(top_builddir)/src/guard/libsg_guard.la
 sg_report = $(top_builddir)/src/report/libsg_report.la
@@ -75,7 +76,8 @@ unit_t_copy_index_CPPFLAGS = $(UNIT_CPPFLAGS)
 unit_t_copy_index_CFLAGS = $(UNIT_CFLAGS)
 unit_t_copy_index_LDADD = $(sg_model) $(sg_base)
 
+# The table of sites names Python frames (capture/python.c).
 unit_t_sample_SOURCES = unit/t-sample.c
 unit_t_sample_CPPFLAGS = $(UNIT_CPPFLAGS)
 unit_t_sample_CFLAGS = $(UNIT_CFLAGS)
-unit_t_sample_LDADD = $(sg_model) $(sg_base)
+unit_t_sample_LDADD = $(sg_model) $(sg_capture) $(sg_base) -ldl

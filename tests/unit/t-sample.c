@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The sampled mode's decisions (model/sample.c): a site's first
  * sample_first copies guarded, then the last of each run of sample; sites
- * (native stack and innermost Python frame) counted apart; a full table
- * guards every copy of a new site; sample=0 guards all. */
+ * (native stack and innermost Python frame) counted apart, a Python frame
+ * named only where an interpreter names it; a full table guards every copy
+ * of a new site; sample=0 guards all. */
 #include <string.h>
 
 #include "base/options.h"
@@ -84,6 +85,13 @@ static void check_sites(void)
     CHECK(guard_at_python(0x500, 10) && guard_at_python(0x500, 12) && guard_at_python(0x501, 10),
           "a Python frame's code and line make sites of one native stack");
     CHECK(!guard_at_python(0x500, 10), "the same Python line is the same site");
+    struct sg_sample_site site;
+    int named = 0, python_sites = 0;
+    for (int i = 0; sg_sample_site_get(i, &site); i++)
+        if (site.npcs == 1 && site.pcs[0] == 0x2000)
+            python_sites++, named += site.has_py;
+    CHECK(python_sites == 3 && named == 0,
+          "no interpreter here: the three Python sites keep no name (their native stack names them)");
 }
 
 static void check_full(void)

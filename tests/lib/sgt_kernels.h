@@ -214,6 +214,8 @@ static inline void sgt_cpu_signal(const void *args)
         nanosleep(&pause, NULL);
     }
     dev_write(p + 8, &result, sizeof result);
+}
+
 static inline void sgt_cpu_fill2(const void *args)
 {
     CUdeviceptr p, q;

@@ -74,7 +74,9 @@ program() {
 
 SAMPLES=${SG_SAMPLES:-}
 if [ -n "$SAMPLES" ] && [ -f "$SAMPLES/build.sh" ]; then
-  (cd "$SAMPLES" && sh build.sh) >>"$LOG" 2>&1 || echo "FAIL samples: build.sh failed (see foreign.log)"
+  if [ ! -x "$SAMPLES/cudaGraphsPerfScaling" ] || [ ! -x "$SAMPLES/UnifiedMemoryPerf" ]; then
+    (cd "$SAMPLES" && sh build.sh) >>"$LOG" 2>&1 || echo "FAIL samples: build.sh failed (see foreign.log)"
+  fi
   [ -x "$SAMPLES/cudaGraphsPerfScaling" ] &&
     program cudaGraphsPerfScaling "${SG_GRAPHS_OK:-.}" "$SAMPLES/cudaGraphsPerfScaling" ${SG_GRAPHS_ARGS:-}
   [ -x "$SAMPLES/UnifiedMemoryPerf" ] &&

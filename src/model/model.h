@@ -47,6 +47,9 @@ int sg_pinned_lookup(uintptr_t p, size_t n, unsigned *flags);
 /* Whether any byte of the page-rounded [lo, hi) is pinned (fault handler:
  * a protection fault there that no copy explains may be a release race). */
 int sg_pinned_touches(uintptr_t lo, uintptr_t hi);
+/* Whether any byte of [lo, hi) lies in one of syncguard's huge blocks
+ * (SG_PINNED_HUGE). No lock taken while nothing is pinned. */
+int sg_pinned_touches_huge(uintptr_t lo, uintptr_t hi);
 /* The same without the lock (a fault while this thread holds it): a best
  * guess if the thread was changing the ranges. */
 int sg_pinned_touches_unlocked(uintptr_t lo, uintptr_t hi);

@@ -197,11 +197,32 @@ size_t sg_pinned_snapshot(size_t from, struct sg_pin *out, size_t max)
     return n;
 }
 
+/* With pinned_lock held: whether a range overlapping [lo, hi) has every
+ * flag of want (0: any range). The ranges do not overlap, so their ends
+ * grow with their bases: walking down from the last one starting below hi,
+ * the first that ends at or below lo ends the search. */
+static int overlapped(uintptr_t lo, uintptr_t hi, unsigned want)
+{
+    for (long i = floor_index(hi - 1); i >= 0 && ranges[i].base + ranges[i].size > lo; i--)
+        if ((ranges[i].flags & want) == want)
+            return 1;
+    return 0;
+}
+
 int sg_pinned_touches(uintptr_t lo, uintptr_t hi)
 {
     sg_lock(&pinned_lock);
-    long i = floor_index(hi - 1);
-    int touches = i >= 0 && ranges[i].base + ranges[i].size > lo;
+    int touches = overlapped(lo, hi, 0);
+    sg_unlock(&pinned_lock);
+    return touches;
+}
+
+int sg_pinned_touches_huge(uintptr_t lo, uintptr_t hi)
+{
+    if (!sg_pinned_any() || hi <= lo)
+        return 0;
+    sg_lock(&pinned_lock);
+    int touches = overlapped(lo, hi, SG_PINNED_HUGE);
     sg_unlock(&pinned_lock);
     return touches;
 }

@@ -58,12 +58,16 @@ DRV_TESTBINS = \
 	drv/h2d_source_read_ok \
 	drv/h2d_source_write_race \
 	drv/h2d_sources_unguarded \
+	drv/huge_alloc_host_portable_ok \
+	drv/huge_alloc_host_portable_race \
 	drv/huge_ctx_destroy_ok \
 	drv/huge_ctx_destroy_race \
 	drv/huge_d2h_read_race \
 	drv/huge_d2h_sync_ok \
 	drv/huge_h2d_read_ok \
 	drv/huge_h2d_write_race \
+	drv/huge_madvise_refused \
+	drv/huge_old_kernel \
 	drv/huge_partial_neighbour \
 	drv/huge_partial_race \
 	drv/huge_pinned_flags \
@@ -357,12 +361,16 @@ DRV_SOURCES = \
 	drv/h2d_source_read_ok.c \
 	drv/h2d_source_write_race.c \
 	drv/h2d_sources_unguarded.c \
+	drv/huge_alloc_host_portable_ok.c \
+	drv/huge_alloc_host_portable_race.c \
 	drv/huge_ctx_destroy_ok.c \
 	drv/huge_ctx_destroy_race.c \
 	drv/huge_d2h_read_race.c \
 	drv/huge_d2h_sync_ok.c \
 	drv/huge_h2d_read_ok.c \
 	drv/huge_h2d_write_race.c \
+	drv/huge_madvise_refused.c \
+	drv/huge_old_kernel.c \
 	drv/huge_partial_neighbour.c \
 	drv/huge_partial_race.c \
 	drv/huge_pinned_flags.c \

@@ -27,9 +27,21 @@
  * primary context reset or its last release), the driver frees its own
  * allocations: the block is unmapped then (sg_hugepin_ctx_gone).
  *
+ * Not on Linux 5.9 to 5.18: there a write fault on a pinned anonymous page
+ * whose write permission mprotect took away and gave back copies the page
+ * (its reference count, raised by the pin, makes the kernel think it
+ * shared), so after the first guard the program's page and the one the
+ * device reaches part (the copy-on-write rework of 5.19 keeps pinned
+ * pages). The driver's own allocation is a shared mapping of its device
+ * file, never copied on write.
+ *
+ * Advice that would drop a block's pages (MADV_DONTNEED...) is refused as
+ * on the driver's mapping (preload/libc/memlock.c).
+ *
  * The program must never see a difference: WRITECOMBINED (registration
- * has no such flag), a machine without transparent huge pages, and every
- * failing step give the driver's allocation, as without this option. */
+ * has no such flag), a machine without transparent huge pages, a kernel of
+ * 5.9 to 5.18, and every failing step give the driver's allocation, as
+ * without this option. */
 #include "config.h"
 
 #include <errno.h>
@@ -38,9 +50,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "base/dl.h"
+#include "base/kernel.h"
 #include "base/log.h"
 #include "base/options.h"
 #include "base/page.h"
@@ -95,6 +109,23 @@ static const char *thp_missing(void)
     return strstr(line, "[never]") ? "transparent huge pages are off (" THP_DIR "enabled: never)" : NULL;
 }
 
+/* Why this kernel cannot keep a pinned anonymous page the one the device
+ * writes across a guard (NULL: it can; see the top of the file), in buf. A
+ * release that cannot be read is taken for one that cannot: the program's
+ * data first. */
+static const char *kernel_parts_pins(char *buf, size_t len)
+{
+    struct utsname u;
+    unsigned major, minor;
+    if (uname(&u) != 0 || sg_parse_kernel_release(u.release, &major, &minor) != 0)
+        return "the kernel's release cannot be read (uname)";
+    if (!sg_kernel_cow_parts_pins(major, minor))
+        return NULL;
+    snprintf(buf, len, "Linux %s may copy a pinned page at the first write after a guard "
+             "(5.9 to 5.18: the device would write a page the program no longer sees)", u.release);
+    return buf;
+}
+
 /* Whether pinned blocks can be syncguard's here, asked once; said at
  * verbosity=1 when not. */
 static int huge_usable(void)
@@ -102,7 +133,10 @@ static int huge_usable(void)
     int s = atomic_load(&usable_state);
     if (s)
         return s > 0;
+    char buf[256];
     const char *why = thp_missing();
+    if (!why)
+        why = kernel_parts_pins(buf, sizeof buf);
     int expected = 0;
     if (atomic_compare_exchange_strong(&usable_state, &expected, why ? -1 : 1) && why)
         note(why);
@@ -182,12 +216,17 @@ static int advise_and_populate(void *p, size_t len)
 }
 
 /* The registration flags that give what the allocation's flags ask for;
- * -1 for a flag registration cannot give (WRITECOMBINED) or one unknown. */
+ * -1 for a flag registration cannot give (WRITECOMBINED) or one unknown.
+ * The driver's cuMemAllocHost memory is pinned for every context (it is
+ * portable under unified addressing): so is a registration PORTABLE, or a
+ * copy made in another context would find it pageable. */
 static int register_flags(int host_alloc, unsigned flags, unsigned *rflags)
 {
     const unsigned can = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP;
     if (host_alloc && (flags & ~can))
         return -1;
+    if (!host_alloc)
+        flags = CU_MEMHOSTALLOC_PORTABLE;
     *rflags = (flags & CU_MEMHOSTALLOC_PORTABLE ? CU_MEMHOSTREGISTER_PORTABLE : 0) |
               (flags & CU_MEMHOSTALLOC_DEVICEMAP ? CU_MEMHOSTREGISTER_DEVICEMAP : 0);
     return 0;

@@ -88,16 +88,22 @@ CUcontext sg_current_ctx(void)
     return c;
 }
 
+int sg_primary_active(CUdevice dev)
+{
+    const struct sg_driver *d = sg_driver();
+    unsigned flags;
+    int active = 0;
+    return d->cuDevicePrimaryCtxGetState && d->cuDevicePrimaryCtxGetState(dev, &flags, &active) == CUDA_SUCCESS &&
+           active;
+}
+
 /* Retain and release leave the count as it was: active means retained
  * already, so the release is not the last one (which would reset it). */
 CUcontext sg_primary_ctx_if_active(CUdevice dev)
 {
     const struct sg_driver *d = sg_driver();
-    unsigned flags;
-    int active = 0;
     CUcontext ctx = NULL;
-    if (!d->cuDevicePrimaryCtxGetState || !d->cuDevicePrimaryCtxRetain || !d->cuDevicePrimaryCtxRelease ||
-        d->cuDevicePrimaryCtxGetState(dev, &flags, &active) != CUDA_SUCCESS || !active ||
+    if (!d->cuDevicePrimaryCtxRetain || !d->cuDevicePrimaryCtxRelease || !sg_primary_active(dev) ||
         d->cuDevicePrimaryCtxRetain(&ctx, dev) != CUDA_SUCCESS)
         return NULL;
     d->cuDevicePrimaryCtxRelease(dev);

@@ -52,6 +52,8 @@ void *sg_libcuda(void);
 
 /* The current context, from the driver (not wrapped). */
 CUcontext sg_current_ctx(void);
+/* Whether the primary context of dev is active (retained, not torn down). */
+int sg_primary_active(CUdevice dev);
 /* The primary context of dev if it is active, else NULL (then it has no
  * work). */
 CUcontext sg_primary_ctx_if_active(CUdevice dev);

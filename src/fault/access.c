@@ -162,19 +162,16 @@ void sg_access_end(struct sg_access_window *w)
     errno = saved_errno;
 }
 
-void *sg_access_unpin(void *p, int entered, size_t *size, unsigned *flags)
+void *sg_access_unpin(void *p, int entered, struct sg_pin *out)
 {
-    size_t n;
-    uintptr_t driver_base;
-    *size = 0, *flags = 0;
-    if (sg_pinned_remove((uintptr_t)p, &n, &driver_base, flags) != 0)
+    *out = (struct sg_pin){ 0 };
+    if (sg_pinned_remove((uintptr_t)p, out) != 0)
         return p;
-    *size = n;
     if (entered) {
-        sg_access_free((uintptr_t)p, n);
+        sg_access_free(out->base, out->size);
         sg_lock(&sg_model_lock);
-        sg_guard_forget_program_prot((uintptr_t)p, (uintptr_t)p + n);
+        sg_guard_forget_program_prot(out->base, out->base + out->size);
         sg_unlock(&sg_model_lock);
     }
-    return (void *)driver_base;
+    return (void *)out->driver_base;
 }

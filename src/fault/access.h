@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/model.h"
+
 #define SG_ACCESS_WINDOWS 8
 
 /* Pages a call holds open while it runs. */
@@ -34,8 +36,8 @@ void sg_access_free(uintptr_t lo, size_t len);
  * flight on it is reported and waited for, and no page of it stays guarded
  * (unless the call comes from inside syncguard, entered 0); the range is
  * no longer pinned. Returns the address to give the driver back: its own,
- * not the one isolate_pinned handed out. The range's size and pinned
- * flags (model.h) in *size and *flags when it was pinned, else 0. */
-void *sg_access_unpin(void *p, int entered, size_t *size, unsigned *flags);
+ * not the one isolate_pinned handed out. The range (model.h) in *out when
+ * it was pinned, else all 0. */
+void *sg_access_unpin(void *p, int entered, struct sg_pin *out);
 
 #endif

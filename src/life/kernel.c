@@ -71,11 +71,11 @@ static void guard_once(struct copy_call *call, uintptr_t *done, unsigned *ndone,
 
 static void guard_all_pinned(struct copy_call *call)
 {
-    uintptr_t bases[SNAPSHOT];
-    size_t sizes[SNAPSHOT], n;
-    for (size_t from = 0; (n = sg_pinned_snapshot(from, bases, sizes, SNAPSHOT)) > 0; from += n)
+    struct sg_pin pins[SNAPSHOT];
+    size_t n;
+    for (size_t from = 0; (n = sg_pinned_snapshot(from, pins, SNAPSHOT)) > 0; from += n)
         for (size_t i = 0; i < n; i++)
-            sg_copy_call_guard(call, bases[i], sg_shape_linear(sizes[i]), SG_GUARD_NO_ACCESS);
+            sg_copy_call_guard(call, pins[i].base, sg_shape_linear(pins[i].size), SG_GUARD_NO_ACCESS);
 }
 
 void sg_kernel_guard(struct copy_call *call, const char *name, const uintptr_t *values, unsigned n)

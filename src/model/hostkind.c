@@ -108,9 +108,8 @@ int sg_host_kind(uintptr_t p, size_t n)
         return SG_HOST_DEVICE;
     struct answer a = ask(p);
     uintptr_t base;
-    size_t size;
     if (tracked && a.kind != SG_HOST_PINNED && sg_pinned_base(p, &base) == 0)
-        sg_pinned_remove(base, &size, &base, NULL); /* gone since (unregistered, unmapped, freed) */
+        sg_pinned_remove(base, NULL); /* gone since (unregistered, unmapped, freed) */
     if (a.kind == SG_HOST_DEVICE && a.size)
         cache_device(a.base, a.size);
     if (a.kind == SG_HOST_PINNED && !tracked) {
@@ -119,11 +118,19 @@ int sg_host_kind(uintptr_t p, size_t n)
                                      * guarded nor taken for pageable */
         /* a range sharing pages with a known one is asked again each time:
          * the table's ranges must not overlap */
-        if (!sg_pinned_touches(a.base, a.base + a.size))
-            sg_pinned_add(a.base, a.size, SG_PINNED_FOREIGN | (writable(a.base) ? 0 : SG_PINNED_READ_ONLY),
-                          a.base);
+        if (!sg_pinned_touches(a.base, a.base + a.size)) {
+            struct sg_pin r = { a.base, a.size,
+                                SG_PINNED_FOREIGN | (writable(a.base) ? 0 : SG_PINNED_READ_ONLY),
+                                a.base, NULL };
+            sg_pinned_add(&r);
+        }
     }
     return a.kind;
+}
+
+int sg_host_still_pinned(uintptr_t p)
+{
+    return ask(p).kind == SG_HOST_PINNED;
 }
 
 int sg_is_host_pointer(CUdeviceptr p)

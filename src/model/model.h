@@ -27,13 +27,24 @@ extern sg_lock_t sg_model_lock;
 /* A huge range keeps the program's cuMemHostAlloc flags above bit 8. */
 #define SG_PINNED_ALLOC_FLAGS(f) ((unsigned)(f) << 8)
 #define SG_PINNED_ALLOC_FLAGS_OF(f) ((unsigned)(f) >> 8)
-/* [base, base+size) is pinned; driver_base is the address the driver
- * allocated it at (hostmem.c may hand the program an address inside).
- * -1 when out of memory: the range stays untracked (never guarded). */
-int sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver_base);
-/* Forgets the range starting at base; its size in *size, the driver's
- * address in *driver_base, its flags in *flags (unless NULL). 0 if found. */
-int sg_pinned_remove(uintptr_t base, size_t *size, uintptr_t *driver_base, unsigned *flags);
+/* One pinned range: [base, base+size) is pinned. */
+struct sg_pin {
+    uintptr_t base;
+    size_t size;
+    unsigned flags;
+    uintptr_t driver_base; /* what the driver allocated (memhost.c may hand the program an
+                            * address inside) */
+    /* The context current when it was pinned (NULL: not known, a range
+     * learnt from the driver): the driver frees its allocations and drops
+     * its registrations when that context is torn down. */
+    CUcontext ctx;
+};
+/* Enters a copy of *r. -1 when out of memory: the range stays untracked
+ * (never guarded). */
+int sg_pinned_add(const struct sg_pin *r);
+/* Forgets the range starting at base, copied to *out unless NULL. 0 if
+ * found. */
+int sg_pinned_remove(uintptr_t base, struct sg_pin *out);
 /* Whether [p, p+n) lies in one pinned range; its flags in *flags. */
 int sg_pinned_lookup(uintptr_t p, size_t n, unsigned *flags);
 /* Marks the range holding p (by its host address) SG_PINNED_CHANNEL. Takes
@@ -44,6 +55,9 @@ int sg_pinned_is_channel(uintptr_t p);
 /* Whether any byte of the page-rounded [lo, hi) is pinned (fault handler:
  * a protection fault there that no copy explains may be a release race). */
 int sg_pinned_touches(uintptr_t lo, uintptr_t hi);
+/* Whether any byte of [lo, hi) lies in one of syncguard's huge blocks
+ * (SG_PINNED_HUGE). No lock taken while nothing is pinned. */
+int sg_pinned_touches_huge(uintptr_t lo, uintptr_t hi);
 /* The same without the lock (a fault while this thread holds it): a best
  * guess if the thread was changing the ranges. */
 int sg_pinned_touches_unlocked(uintptr_t lo, uintptr_t hi);
@@ -72,9 +86,9 @@ int sg_pinned_range_any(uintptr_t p, uintptr_t *base, size_t *size);
 /* The host address of a device alias of a pinned range; p itself when it
  * is none. */
 uintptr_t sg_pinned_unalias(uintptr_t p);
-/* Up to max ranges, from the from-th on (in address order), into bases
- * and sizes; returns how many. */
-size_t sg_pinned_snapshot(size_t from, uintptr_t *bases, size_t *sizes, size_t max);
+/* Up to max ranges, from the from-th on (in address order), into out;
+ * returns how many. */
+size_t sg_pinned_snapshot(size_t from, struct sg_pin *out, size_t max);
 
 /* ---- what a host-side address is (model/hostkind.c) ---- */
 enum sg_host_kind {
@@ -86,6 +100,9 @@ enum sg_host_kind {
 /* What [p, p+n) is; page-locked memory the driver reports enters the
  * pinned table. Normal context (asks the driver). */
 int sg_host_kind(uintptr_t p, size_t n);
+/* Whether the driver (asked now, whatever the table says) knows the byte
+ * at p as page-locked host memory. Normal context. */
+int sg_host_still_pinned(uintptr_t p);
 /* fork() with the ranges' own lock held (taken after sg_model_lock). */
 void sg_pinned_before_fork(void);
 void sg_pinned_after_fork_parent(void);

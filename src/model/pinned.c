@@ -12,17 +12,10 @@
 #include "base/page.h"
 #include "model/model.h"
 
-struct range {
-    uintptr_t base;
-    size_t size;
-    unsigned flags;
-    uintptr_t driver_base; /* what the driver allocated, when not base */
-};
-
-static struct range *ranges;
+static struct sg_pin *ranges;
 static size_t count, cap;
 static atomic_size_t published_count;
-static struct range *_Atomic published; /* ranges, for readers without the lock */
+static struct sg_pin *_Atomic published; /* ranges, for readers without the lock */
 static sg_lock_t pinned_lock = SG_LOCK_INIT;
 static _Atomic uint64_t generation = 1; /* bumped by every change of the table */
 static void forget_aliases_of(uintptr_t host);
@@ -51,7 +44,7 @@ static long floor_index(uintptr_t p)
     return ans;
 }
 
-int sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver_base)
+int sg_pinned_add(const struct sg_pin *r)
 {
     sg_lock(&pinned_lock);
     if (count == cap) {
@@ -60,19 +53,19 @@ int sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver_
          * (sg_pinned_touches_unlocked). Doubling, so the arrays kept add up
          * to less than the last one. */
         size_t ncap = cap ? cap * 2 : 64;
-        struct range *r = malloc(ncap * sizeof *r);
-        if (!r) {
+        struct sg_pin *grown = malloc(ncap * sizeof *grown);
+        if (!grown) {
             sg_unlock(&pinned_lock);
             return -1; /* untracked memory is treated as pageable: never guarded */
         }
         if (count)
-            memcpy(r, ranges, count * sizeof *r);
-        atomic_store(&published, r);
-        ranges = r, cap = ncap;
+            memcpy(grown, ranges, count * sizeof *grown);
+        atomic_store(&published, grown);
+        ranges = grown, cap = ncap;
     }
-    size_t at = (size_t)(floor_index(base) + 1);
+    size_t at = (size_t)(floor_index(r->base) + 1);
     memmove(&ranges[at + 1], &ranges[at], (count - at) * sizeof *ranges);
-    ranges[at] = (struct range){ base, size, flags, driver_base };
+    ranges[at] = *r;
     count++;
     atomic_store(&published_count, count);
     atomic_fetch_add(&generation, 1);
@@ -80,16 +73,14 @@ int sg_pinned_add(uintptr_t base, size_t size, unsigned flags, uintptr_t driver_
     return 0;
 }
 
-int sg_pinned_remove(uintptr_t base, size_t *size, uintptr_t *driver_base, unsigned *flags)
+int sg_pinned_remove(uintptr_t base, struct sg_pin *out)
 {
     sg_lock(&pinned_lock);
     long i = floor_index(base);
     int found = i >= 0 && ranges[i].base == base;
     if (found) {
-        *size = ranges[i].size;
-        *driver_base = ranges[i].driver_base;
-        if (flags)
-            *flags = ranges[i].flags;
+        if (out)
+            *out = ranges[i];
         memmove(&ranges[i], &ranges[i + 1], (count - (size_t)i - 1) * sizeof *ranges);
         count--;
         forget_aliases_of(base);
@@ -213,21 +204,42 @@ uintptr_t sg_pinned_unalias(uintptr_t p)
     return host;
 }
 
-size_t sg_pinned_snapshot(size_t from, uintptr_t *bases, size_t *sizes, size_t max)
+size_t sg_pinned_snapshot(size_t from, struct sg_pin *out, size_t max)
 {
     size_t n = 0;
     sg_lock(&pinned_lock);
     for (size_t i = from; i < count && n < max; i++, n++)
-        bases[n] = ranges[i].base, sizes[n] = ranges[i].size;
+        out[n] = ranges[i];
     sg_unlock(&pinned_lock);
     return n;
+}
+
+/* With pinned_lock held: whether a range overlapping [lo, hi) has every
+ * flag of want (0: any range). The ranges do not overlap, so their ends
+ * grow with their bases: walking down from the last one starting below hi,
+ * the first that ends at or below lo ends the search. */
+static int overlapped(uintptr_t lo, uintptr_t hi, unsigned want)
+{
+    for (long i = floor_index(hi - 1); i >= 0 && ranges[i].base + ranges[i].size > lo; i--)
+        if ((ranges[i].flags & want) == want)
+            return 1;
+    return 0;
 }
 
 int sg_pinned_touches(uintptr_t lo, uintptr_t hi)
 {
     sg_lock(&pinned_lock);
-    long i = floor_index(hi - 1);
-    int touches = i >= 0 && ranges[i].base + ranges[i].size > lo;
+    int touches = overlapped(lo, hi, 0);
+    sg_unlock(&pinned_lock);
+    return touches;
+}
+
+int sg_pinned_touches_huge(uintptr_t lo, uintptr_t hi)
+{
+    if (!sg_pinned_any() || hi <= lo)
+        return 0;
+    sg_lock(&pinned_lock);
+    int touches = overlapped(lo, hi, SG_PINNED_HUGE);
     sg_unlock(&pinned_lock);
     return touches;
 }
@@ -239,7 +251,7 @@ int sg_pinned_touches(uintptr_t lo, uintptr_t hi)
  * a best guess, for a fault that cannot wait. */
 int sg_pinned_touches_unlocked(uintptr_t lo, uintptr_t hi)
 {
-    const struct range *r = atomic_load(&published);
+    const struct sg_pin *r = atomic_load(&published);
     size_t n = atomic_load_explicit(&published_count, memory_order_relaxed);
     for (size_t i = 0; r && i < n; i++)
         if (r[i].base < hi && r[i].base + r[i].size > lo)

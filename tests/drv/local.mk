@@ -63,15 +63,24 @@ DRV_TESTBINS = \
 	drv/h2d_source_read_ok \
 	drv/h2d_source_write_race \
 	drv/h2d_sources_unguarded \
+	drv/huge_alloc_host_portable_ok \
+	drv/huge_alloc_host_portable_race \
+	drv/huge_ctx_destroy_ok \
+	drv/huge_ctx_destroy_race \
 	drv/huge_d2h_read_race \
 	drv/huge_d2h_sync_ok \
 	drv/huge_h2d_read_ok \
 	drv/huge_h2d_write_race \
+	drv/huge_madvise_refused \
+	drv/huge_old_kernel \
 	drv/huge_partial_neighbour \
 	drv/huge_partial_race \
 	drv/huge_pinned_flags \
 	drv/huge_pinned_fork \
 	drv/huge_pinned_off \
+	drv/huge_primary_release_ok \
+	drv/huge_primary_reset_ok \
+	drv/huge_teardown_unmaps \
 	drv/k_alias_read_race \
 	drv/k_alias_stream_query_ok \
 	drv/k_cooperative_ctx_sync_ok \
@@ -89,6 +98,8 @@ DRV_TESTBINS = \
 	drv/k_poll_counter_ok \
 	drv/k_poll_flag_ok \
 	drv/k_poll_flag_race \
+	drv/k_reused_handle_ok \
+	drv/k_reused_handle_race \
 	drv/k_sample_two_allocs_ok \
 	drv/k_sample_two_allocs_race \
 	drv/k_struct_all_mapped_ok \
@@ -218,6 +229,7 @@ DRV_TESTBINS = \
 	drv/m_sync_copy_nonblocking_race \
 	drv/m_sync_htod_pageable_ok \
 	drv/m_sync_htod_pinned_ok \
+	drv/m_teardown_unpinned_ok \
 	drv/m_unregister_in_flight_race \
 	drv/m_vmm_host_ok \
 	drv/m_vmm_host_race \
@@ -369,15 +381,24 @@ DRV_SOURCES = \
 	drv/h2d_source_read_ok.c \
 	drv/h2d_source_write_race.c \
 	drv/h2d_sources_unguarded.c \
+	drv/huge_alloc_host_portable_ok.c \
+	drv/huge_alloc_host_portable_race.c \
+	drv/huge_ctx_destroy_ok.c \
+	drv/huge_ctx_destroy_race.c \
 	drv/huge_d2h_read_race.c \
 	drv/huge_d2h_sync_ok.c \
 	drv/huge_h2d_read_ok.c \
 	drv/huge_h2d_write_race.c \
+	drv/huge_madvise_refused.c \
+	drv/huge_old_kernel.c \
 	drv/huge_partial_neighbour.c \
 	drv/huge_partial_race.c \
 	drv/huge_pinned_flags.c \
 	drv/huge_pinned_fork.c \
 	drv/huge_pinned_off.c \
+	drv/huge_primary_release_ok.c \
+	drv/huge_primary_reset_ok.c \
+	drv/huge_teardown_unmaps.c \
 	drv/k_alias_read_race.c \
 	drv/k_alias_stream_query_ok.c \
 	drv/k_cooperative_ctx_sync_ok.c \
@@ -395,6 +416,8 @@ DRV_SOURCES = \
 	drv/k_poll_counter_ok.c \
 	drv/k_poll_flag_ok.c \
 	drv/k_poll_flag_race.c \
+	drv/k_reused_handle_ok.c \
+	drv/k_reused_handle_race.c \
 	drv/k_sample_two_allocs_ok.c \
 	drv/k_sample_two_allocs_race.c \
 	drv/k_struct_all_mapped_ok.c \
@@ -524,6 +547,7 @@ DRV_SOURCES = \
 	drv/m_sync_copy_nonblocking_race.c \
 	drv/m_sync_htod_pageable_ok.c \
 	drv/m_sync_htod_pinned_ok.c \
+	drv/m_teardown_unpinned_ok.c \
 	drv/m_unregister_in_flight_race.c \
 	drv/m_vmm_host_ok.c \
 	drv/m_vmm_host_race.c \

@@ -87,8 +87,9 @@ static void ctx_activate(CUcontext c)
     c->active = true;
 }
 
-/* Waits for all of the context's work, then drops its streams, events and
- * memory, as cuCtxDestroy and a primary context reset do. */
+/* Waits for all of the context's work, then drops its streams, events,
+ * memory (its host allocations unmapped, its registrations forgotten) and
+ * modules, as cuCtxDestroy and a primary context reset do. */
 static void ctx_teardown(CUcontext c)
 {
     emu_ctx_host_wait(c);
@@ -101,6 +102,7 @@ static void ctx_teardown(CUcontext c)
     c->legacy = NULL;
     emu_events_drop_ctx(c);
     emu_mem_drop_ctx(c);
+    emu_modules_drop_ctx(c);
     c->epoch++;                 /* per-thread streams of the old epoch are stale */
     c->active = false;
 }

@@ -418,6 +418,8 @@ CUresult emu_capture_add(CUstream s, CUgraphNodeType type, emu_op *tmpl, CUgraph
 CUresult emu_memset_node_op(const CUDA_MEMSET_NODE_PARAMS *p, emu_op **out);
 void emu_memset_op_params(const emu_op *op, CUDA_MEMSET_NODE_PARAMS *p);
 emu_op *emu_host_node_op(CUhostFn fn, void *data);
+/* kernel.c: unloads the modules of a context being torn down (lock held). */
+void emu_modules_drop_ctx(CUcontext ctx);
 /* kernel.c: a kernel node's template (it runs on a 1x1x1 grid whatever the
  * node says), and its parameters back. */
 CUresult emu_kernel_node_op(const CUDA_KERNEL_NODE_PARAMS *p, emu_op **out);

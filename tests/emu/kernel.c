@@ -22,28 +22,40 @@
 #define MAX_PARAMS 32
 #define MAX_ARGBUF 4096     /* CUDA 12.1+ allows 32 KiB of parameters; tests need less */
 
-/* The emulator's CUfunction. */
-struct CUfunc_st {
+/* A kernel a test registered: its CPU function and parameter layout. */
+typedef struct emu_kernel {
     char *name;
     sgemu_kernel_fn fn;
     unsigned nparams;
     size_t offset[MAX_PARAMS], size[MAX_PARAMS];
     size_t argbytes;        /* end of the last parameter */
-    struct CUfunc_st *next;
+    struct emu_kernel *next;
+} emu_kernel;
+
+/* The emulator's CUfunction: a registered kernel as one module holds it.
+ * Never freed (a stale handle is caught, not read after free). */
+struct CUfunc_st {
+    const emu_kernel *k;    /* NULL: its module is gone */
+    CUfunction next;        /* in its module's list, or in the free list */
 };
 
 struct CUmod_st {
-    int loaded;
+    bool loaded;            /* never reused: a later use is caught */
+    CUcontext ctx;
+    CUfunction functions;
+    CUmodule next_all;
 };
 
-static struct CUfunc_st *kernels;   /* registered, never freed (handles stay valid) */
+static emu_kernel *kernels;         /* registered, never freed (launches keep them) */
+static CUmodule all_modules;
+static CUfunction free_functions;   /* last freed first */
 
 void sgemu_kernel_register(const char *name, sgemu_kernel_fn fn, unsigned nparams,
                            const size_t *offsets, const size_t *sizes)
 {
     if (!name || !fn || nparams > MAX_PARAMS)
         emu_fatal("sgemu_kernel_register: bad kernel %s", name ? name : "(null)");
-    struct CUfunc_st *k = emu_xcalloc(1, sizeof *k);
+    emu_kernel *k = emu_xcalloc(1, sizeof *k);
     k->name = strdup(name);
     if (!k->name)
         emu_fatal("out of memory");
@@ -60,6 +72,13 @@ void sgemu_kernel_register(const char *name, sgemu_kernel_fn fn, unsigned nparam
     k->next = kernels;
     kernels = k;
     emu_unlock();
+}
+
+/* The kernel a function handle names, or NULL for a handle of an unloaded
+ * module (lock held). */
+static const emu_kernel *kernel_of(CUfunction f)
+{
+    return f ? f->k : NULL;
 }
 
 /* ---- memory as a kernel reaches it ---------------------------------------- */
@@ -107,36 +126,81 @@ CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image)
          * tests/gpu/RESULTS.md run 27); a test that loads behind a hold
          * hangs here as it would on the GPU. */
         emu_ctx_host_wait(c);
-        *module = emu_xcalloc(1, sizeof **module);
-        (*module)->loaded = 1;
+        CUmodule m = emu_xcalloc(1, sizeof *m);
+        m->loaded = true;
+        m->ctx = c;
+        m->next_all = all_modules;
+        all_modules = m;
+        *module = m;
     }
     emu_unlock();
     return r;
 }
 
+/* The module's function handles go to the free list (lock held). */
+static void module_unload(CUmodule m)
+{
+    CUfunction next;
+    for (CUfunction f = m->functions; f; f = next) {
+        next = f->next;
+        f->k = NULL;
+        f->next = free_functions;
+        free_functions = f;
+    }
+    m->functions = NULL;
+    m->loaded = false;
+}
+
 CUresult CUDAAPI cuModuleUnload(CUmodule hmod)
 {
-    if (!hmod || !hmod->loaded)
-        return CUDA_ERROR_INVALID_HANDLE;
-    hmod->loaded = 0;           /* the handle is never reused: a later use is caught */
-    return CUDA_SUCCESS;
+    emu_lock();
+    CUresult r = hmod && hmod->loaded ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+    if (r == CUDA_SUCCESS)
+        module_unload(hmod);
+    emu_unlock();
+    return r;
+}
+
+void emu_modules_drop_ctx(CUcontext ctx)
+{
+    for (CUmodule m = all_modules; m; m = m->next_all)
+        if (m->loaded && m->ctx == ctx)
+            module_unload(m);
+}
+
+/* The module's handle for kernel k: the one it gave before, else one from
+ * the free list, else a new one (lock held). */
+static CUfunction module_function(CUmodule m, const emu_kernel *k)
+{
+    CUfunction f = m->functions;
+    while (f && f->k != k)
+        f = f->next;
+    if (f)
+        return f;
+    f = free_functions ? free_functions : emu_xcalloc(1, sizeof *f);
+    if (f == free_functions)
+        free_functions = f->next;
+    f->k = k;
+    f->next = m->functions;
+    m->functions = f;
+    return f;
 }
 
 CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
 {
     if (!hfunc || !name)
         return CUDA_ERROR_INVALID_VALUE;
-    if (!hmod || !hmod->loaded)
-        return CUDA_ERROR_INVALID_HANDLE;
     emu_lock();
     CUresult r = emu_check_init();
-    struct CUfunc_st *k = kernels;
+    if (r == CUDA_SUCCESS && (!hmod || !hmod->loaded))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    const emu_kernel *k = kernels;
     while (k && strcmp(k->name, name) != 0)
         k = k->next;
     if (r == CUDA_SUCCESS && !k)
         r = CUDA_ERROR_NOT_FOUND;
     if (r == CUDA_SUCCESS)
-        *hfunc = k;
+        *hfunc = module_function(hmod, k);
     emu_unlock();
     return r;
 }
@@ -145,8 +209,12 @@ CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc)
 {
     if (!name || !hfunc)
         return CUDA_ERROR_INVALID_VALUE;
-    *name = hfunc->name;
-    return CUDA_SUCCESS;
+    emu_lock();
+    const emu_kernel *k = kernel_of(hfunc);
+    if (k)
+        *name = k->name;
+    emu_unlock();
+    return k ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
 CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset,
@@ -156,12 +224,19 @@ CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *
     const char *no = getenv("SGEMU_NO_PARAM_INFO");
     if (no && strcmp(no, "1") == 0)
         return CUDA_ERROR_NOT_SUPPORTED;
-    if (!func || !paramOffset || paramIndex >= func->nparams)
+    if (!func || !paramOffset)
         return CUDA_ERROR_INVALID_VALUE;
-    *paramOffset = func->offset[paramIndex];
-    if (paramSize)
-        *paramSize = func->size[paramIndex];
-    return CUDA_SUCCESS;
+    emu_lock();
+    const emu_kernel *k = kernel_of(func);
+    CUresult r = !k ? CUDA_ERROR_INVALID_HANDLE
+                    : paramIndex >= k->nparams ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+    if (r == CUDA_SUCCESS) {
+        *paramOffset = k->offset[paramIndex];
+        if (paramSize)
+            *paramSize = k->size[paramIndex];
+    }
+    emu_unlock();
+    return r;
 }
 
 /* ---- launches ------------------------------------------------------------- */
@@ -169,6 +244,7 @@ CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *
 typedef struct kernel_op {
     emu_op op;
     CUfunction f;
+    const emu_kernel *k;    /* as at the launch: the handle may be freed meanwhile */
     unsigned char args[MAX_ARGBUF];
     /* A graph node's kernelParams as cuGraphKernelNodeGetParams gives them:
      * pointers into args, set when asked (a clone's point into the
@@ -179,7 +255,7 @@ typedef struct kernel_op {
 static void kernel_run(emu_op *op)
 {
     kernel_op *k = (kernel_op *)op;
-    k->f->fn(k->args);
+    k->k->fn(k->args);
 }
 
 static const emu_op_class kernel_class = { .node_type = CU_GRAPH_NODE_TYPE_KERNEL,
@@ -187,7 +263,7 @@ static const emu_op_class kernel_class = { .node_type = CU_GRAPH_NODE_TYPE_KERNE
 
 /* The parameters as the kernel will see them: from kernelParams (one
  * pointer per parameter) or from extra's packed buffer, not both. */
-static CUresult pack_args(CUfunction f, void **params, void **extra, unsigned char *out)
+static CUresult pack_args(const emu_kernel *f, void **params, void **extra, unsigned char *out)
 {
     if (params && extra)
         return CUDA_ERROR_INVALID_VALUE;
@@ -225,11 +301,12 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
         return CUDA_ERROR_INVALID_VALUE;
     emu_lock();
     CUstream s;
-    CUresult r = emu_stream_get(hs, null_means, &s);
+    CUresult r = kernel_of(f) ? emu_stream_get(hs, null_means, &s) : CUDA_ERROR_INVALID_HANDLE;
     if (r == CUDA_SUCCESS) {
         kernel_op *k = emu_op_new(&kernel_class, sizeof *k);
         k->f = f;
-        r = pack_args(f, params, extra, k->args);
+        k->k = kernel_of(f);
+        r = pack_args(k->k, params, extra, k->args);
         uint64_t seq;
         if (r == CUDA_SUCCESS)
             r = emu_submit(s, &k->op, &seq);
@@ -278,14 +355,15 @@ CUresult emu_kernel_node_op(const CUDA_KERNEL_NODE_PARAMS *p, emu_op **out)
     if (!p)
         return CUDA_ERROR_INVALID_VALUE;
     CUfunction f = p->func ? p->func : (CUfunction)p->kern;
-    if (!f)
+    if (!kernel_of(f))
         return CUDA_ERROR_INVALID_HANDLE;
     if (!p->gridDimX || !p->gridDimY || !p->gridDimZ || !p->blockDimX || !p->blockDimY ||
         !p->blockDimZ || (unsigned long)p->blockDimX * p->blockDimY * p->blockDimZ > 1024)
         return CUDA_ERROR_INVALID_VALUE;
     kernel_op *k = emu_op_new(&kernel_class, sizeof *k);
     k->f = f;
-    CUresult r = pack_args(f, p->kernelParams, p->extra, k->args);
+    k->k = kernel_of(f);
+    CUresult r = pack_args(k->k, p->kernelParams, p->extra, k->args);
     if (r != CUDA_SUCCESS) {
         emu_op_discard(&k->op);
         return r;
@@ -299,8 +377,8 @@ CUresult emu_kernel_node_op(const CUDA_KERNEL_NODE_PARAMS *p, emu_op **out)
 void emu_kernel_op_params(emu_op *op, CUDA_KERNEL_NODE_PARAMS *p)
 {
     kernel_op *k = (kernel_op *)op;
-    for (unsigned i = 0; i < k->f->nparams; i++)
-        k->params[i] = k->args + k->f->offset[i];
+    for (unsigned i = 0; i < k->k->nparams; i++)
+        k->params[i] = k->args + k->k->offset[i];
     memset(p, 0, sizeof *p);
     p->func = k->f;
     p->gridDimX = p->gridDimY = p->gridDimZ = 1;

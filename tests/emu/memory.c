@@ -17,6 +17,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "sgemu.h"
+
 #define EMU_TOTAL_MEM (16ull << 30)
 
 static unsigned long long device_used;
@@ -363,6 +365,16 @@ CUresult CUDAAPI cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsig
                                                        : (uintptr_t)p); /* unified addressing */
     emu_unlock();
     return r;
+}
+
+int sgemu_host_flags(const void *p, unsigned int *flags)
+{
+    emu_lock();
+    const emu_range *range = pinned_range(p);
+    if (range)
+        *flags = range->flags;
+    emu_unlock();
+    return range ? 0 : -1;
 }
 
 CUresult CUDAAPI cuMemHostGetFlags(unsigned int *pFlags, void *p)

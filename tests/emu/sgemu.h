@@ -69,6 +69,15 @@ void sgemu_dev_write(CUdeviceptr dst, const void *src, size_t n);
 typedef void (*sgemu_dev_read_fn)(void *dst, CUdeviceptr src, size_t n);
 typedef void (*sgemu_dev_write_fn)(CUdeviceptr dst, const void *src, size_t n);
 
+/* What the emulator recorded for the page-locked range holding p (its
+ * cuMemHostAlloc or cuMemHostRegister flags) in *flags: 0, or -1 when no
+ * such range holds p.  cuMemHostGetFlags answers the same, but under a name
+ * syncguard does not wrap: a test reads what syncguard itself registered
+ * for the program. */
+__attribute__((visibility("default")))
+int sgemu_host_flags(const void *p, unsigned int *flags);
+typedef int (*sgemu_host_flags_fn)(const void *p, unsigned int *flags);
+
 #ifdef __cplusplus
 }
 #endif

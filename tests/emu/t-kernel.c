@@ -4,7 +4,9 @@
  * held work with the parameters of the call (kernelParams or extra's
  * buffer), writes protected pinned memory like a device, and mapped memory
  * with a device address of its own (SGEMU_DEVICE_ALIAS=1) is one memory
- * seen at two addresses. */
+ * seen at two addresses; a module's function handles die with it (unload,
+ * its context's teardown) and come back, last freed first, naming the
+ * kernel the next look-up asks for. */
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -102,6 +104,29 @@ static void check_alias(CUfunction f)
     SGT_CHECK(cuMemFreeHost(h));
 }
 
+/* The handle of an unloaded module's function is refused, then given to
+ * the next function looked up, with that function's layout. */
+static void check_handle_reuse(void)
+{
+    CUcontext c;
+    CUmodule m;
+    CUfunction fill, strukt;
+    size_t off, size;
+    SGT_CHECK(cuCtxCreate(&c, NULL, 0, 0));
+    SGT_CHECK(cuModuleLoadData(&m, sgt_kernels_ptx));
+    SGT_CHECK(cuModuleGetFunction(&fill, m, "sgt_fill"));
+    SGT_CHECK(cuCtxDestroy(c));
+    SGT_EXPECT(cuFuncGetParamInfo(fill, 0, &off, &size) == CUDA_ERROR_INVALID_HANDLE);
+    SGT_EXPECT(cuLaunchKernel(fill, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL) == CUDA_ERROR_INVALID_HANDLE);
+    SGT_CHECK(cuModuleLoadData(&m, sgt_kernels_ptx));
+    SGT_CHECK(cuModuleGetFunction(&strukt, m, "sgt_fill_struct"));
+    SGT_EXPECT(strukt == fill);
+    SGT_CHECK(cuFuncGetParamInfo(strukt, 0, &off, &size));
+    SGT_EXPECT(off == 0 && size == 16);
+    SGT_EXPECT(cuFuncGetParamInfo(strukt, 1, &off, &size) == CUDA_ERROR_INVALID_VALUE);
+    SGT_CHECK(cuModuleUnload(m));
+}
+
 int main(void)
 {
     sgt_watchdog(30);
@@ -110,6 +135,7 @@ int main(void)
     check_layout(f);
     check_stream_order(f);
     check_alias(f);
+    check_handle_reuse();
     printf("PASS: t-kernel\n");
     return 0;
 }

@@ -5,7 +5,7 @@
 # Included from tests/Makefile.am; paths relative to tests/.
 UNIT_TESTS = unit/t-vclock unit/t-streams unit/t-events unit/t-shape unit/t-options \
 	unit/t-suppress unit/t-spans unit/t-strings unit/t-emulate unit/t-emulate-a64 unit/t-copy-index \
-	unit/t-sample
+	unit/t-sample unit/t-kernel-release
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 noinst_HEADERS += unit/unit.h
@@ -81,3 +81,8 @@ unit_t_sample_SOURCES = unit/t-sample.c
 unit_t_sample_CPPFLAGS = $(UNIT_CPPFLAGS)
 unit_t_sample_CFLAGS = $(UNIT_CFLAGS)
 unit_t_sample_LDADD = $(sg_model) $(sg_capture) $(sg_base) -ldl
+
+unit_t_kernel_release_SOURCES = unit/t-kernel-release.c
+unit_t_kernel_release_CPPFLAGS = $(UNIT_CPPFLAGS)
+unit_t_kernel_release_CFLAGS = $(UNIT_CFLAGS)
+unit_t_kernel_release_LDADD = $(sg_base)

@@ -43,7 +43,8 @@ int main(void)
     struct edges e;
 
     CHECK(sg_guard_normal_prot(P(0)) == RW, "a page nobody protected is read-write");
-    sg_pinned_add(P(100), 4 * sg_page_size, SG_PINNED_READ_ONLY, P(100));
+    struct sg_pin read_only = { P(100), 4 * sg_page_size, SG_PINNED_READ_ONLY, P(100), NULL };
+    sg_pinned_add(&read_only);
     CHECK(sg_guard_normal_prot(P(101)) == PROT_READ, "memory registered read-only stays read-only");
 
     sg_guard_program_prot(P(0), P(10), PROT_READ);

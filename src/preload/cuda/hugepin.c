@@ -23,10 +23,25 @@
  *
  * A forked child gets the block exactly when it would get the driver's
  * allocation (MADV_DONTFORK where the driver's mapping is VM_DONTCOPY).
+ * When the context it was allocated in is torn down (cuCtxDestroy, a
+ * primary context reset or its last release), the driver frees its own
+ * allocations: the block is unmapped then (sg_hugepin_ctx_gone).
+ *
+ * Not on Linux 5.9 to 5.18: there a write fault on a pinned anonymous page
+ * whose write permission mprotect took away and gave back copies the page
+ * (its reference count, raised by the pin, makes the kernel think it
+ * shared), so after the first guard the program's page and the one the
+ * device reaches part (the copy-on-write rework of 5.19 keeps pinned
+ * pages). The driver's own allocation is a shared mapping of its device
+ * file, never copied on write.
+ *
+ * Advice that would drop a block's pages (MADV_DONTNEED...) is refused as
+ * on the driver's mapping (preload/libc/memlock.c).
  *
  * The program must never see a difference: WRITECOMBINED (registration
- * has no such flag), a machine without transparent huge pages, and every
- * failing step give the driver's allocation, as without this option. */
+ * has no such flag), a machine without transparent huge pages, a kernel of
+ * 5.9 to 5.18, and every failing step give the driver's allocation, as
+ * without this option. */
 #include "config.h"
 
 #include <errno.h>
@@ -35,13 +50,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "base/dl.h"
+#include "base/kernel.h"
 #include "base/log.h"
 #include "base/options.h"
 #include "base/page.h"
 #include "base/stats.h"
+#include "driver/driver.h"
 #include "model/model.h"
 #include "preload/cuda/hugepin.h"
 #include "preload/shim.h"
@@ -52,7 +70,7 @@
 
 #define THP_DIR "/sys/kernel/mm/transparent_hugepage/"
 
-static atomic_int thp_state; /* 0: not asked yet, 1: usable, -1: not */
+static atomic_int usable_state; /* 0: not asked yet, 1: huge blocks usable, -1: not */
 static size_t huge_bytes = 2u << 20;
 
 /* The first line of a small sysfs file, "" if it cannot be read. */
@@ -75,26 +93,54 @@ static void note(const char *why)
                       (int)getpid(), why);
 }
 
-/* Whether the kernel gives transparent huge pages to memory advised
- * MADV_HUGEPAGE ("always" or "madvise" in enabled), and their size. Read
- * once; said at verbosity=1 when not. */
-static int thp_usable(void)
+/* Why transparent huge pages cannot serve pinned blocks here (NULL: they
+ * can): the kernel gives them to memory advised MADV_HUGEPAGE only with
+ * "always" or "madvise" in enabled. Learns their size. */
+static const char *thp_missing(void)
 {
-    int s = atomic_load(&thp_state);
-    if (s)
-        return s > 0;
     char line[128], size[32];
     read_line(THP_DIR "enabled", line, sizeof line);
     read_line(THP_DIR "hpage_pmd_size", size, sizeof size);
     unsigned long long hb = strtoull(size, NULL, 10);
     if (hb > sg_page_size && (hb & (hb - 1)) == 0)
         huge_bytes = (size_t)hb;
-    int ok = line[0] && !strstr(line, "[never]");
+    if (!line[0])
+        return "this kernel has no transparent huge pages";
+    return strstr(line, "[never]") ? "transparent huge pages are off (" THP_DIR "enabled: never)" : NULL;
+}
+
+/* Why this kernel cannot keep a pinned anonymous page the one the device
+ * writes across a guard (NULL: it can; see the top of the file), in buf. A
+ * release that cannot be read is taken for one that cannot: the program's
+ * data first. */
+static const char *kernel_parts_pins(char *buf, size_t len)
+{
+    struct utsname u;
+    unsigned major, minor;
+    if (uname(&u) != 0 || sg_parse_kernel_release(u.release, &major, &minor) != 0)
+        return "the kernel's release cannot be read (uname)";
+    if (!sg_kernel_cow_parts_pins(major, minor))
+        return NULL;
+    snprintf(buf, len, "Linux %s may copy a pinned page at the first write after a guard "
+             "(5.9 to 5.18: the device would write a page the program no longer sees)", u.release);
+    return buf;
+}
+
+/* Whether pinned blocks can be syncguard's here, asked once; said at
+ * verbosity=1 when not. */
+static int huge_usable(void)
+{
+    int s = atomic_load(&usable_state);
+    if (s)
+        return s > 0;
+    char buf[256];
+    const char *why = thp_missing();
+    if (!why)
+        why = kernel_parts_pins(buf, sizeof buf);
     int expected = 0;
-    if (atomic_compare_exchange_strong(&thp_state, &expected, ok ? 1 : -1) && !ok)
-        note(line[0] ? "transparent huge pages are off (" THP_DIR "enabled: never)"
-                     : "this kernel has no transparent huge pages");
-    return ok;
+    if (atomic_compare_exchange_strong(&usable_state, &expected, why ? -1 : 1) && why)
+        note(why);
+    return !why;
 }
 
 /* len bytes (page multiple) of fresh memory starting on a huge page
@@ -170,12 +216,17 @@ static int advise_and_populate(void *p, size_t len)
 }
 
 /* The registration flags that give what the allocation's flags ask for;
- * -1 for a flag registration cannot give (WRITECOMBINED) or one unknown. */
+ * -1 for a flag registration cannot give (WRITECOMBINED) or one unknown.
+ * The driver's cuMemAllocHost memory is pinned for every context (it is
+ * portable under unified addressing): so is a registration PORTABLE, or a
+ * copy made in another context would find it pageable. */
 static int register_flags(int host_alloc, unsigned flags, unsigned *rflags)
 {
     const unsigned can = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP;
     if (host_alloc && (flags & ~can))
         return -1;
+    if (!host_alloc)
+        flags = CU_MEMHOSTALLOC_PORTABLE;
     *rflags = (flags & CU_MEMHOSTALLOC_PORTABLE ? CU_MEMHOSTREGISTER_PORTABLE : 0) |
               (flags & CU_MEMHOSTALLOC_DEVICEMAP ? CU_MEMHOSTREGISTER_DEVICEMAP : 0);
     return 0;
@@ -196,7 +247,8 @@ static int pin(void *p, size_t n, int host_alloc, unsigned flags, unsigned rflag
     }
     unsigned pf = SG_PINNED_HUGE | SG_PINNED_ALLOCATED | SG_PINNED_ALLOC_FLAGS(flags) |
                   (host_alloc ? 0 : SG_PINNED_VIA_ALLOC_HOST);
-    if (sg_pinned_add((uintptr_t)p, n, pf, (uintptr_t)p) == 0)
+    struct sg_pin block = { (uintptr_t)p, n, pf, (uintptr_t)p, sg_current_ctx() };
+    if (sg_pinned_add(&block) == 0)
         return 0;
     SG_FORWARD(cuMemHostUnregister, p);
     return -1;
@@ -207,7 +259,7 @@ CUresult sg_hugepin_alloc(int host_alloc, void **pp, size_t n, unsigned flags)
     unsigned rflags;
     size_t len = sg_page_up(n);
     if (!sg_opt.huge_pinned || len < n || register_flags(host_alloc, flags, &rflags) < 0 ||
-        !thp_usable() || len < huge_bytes || len > SIZE_MAX - huge_bytes)
+        !huge_usable() || len < huge_bytes || len > SIZE_MAX - huge_bytes)
         return CUDA_ERROR_NOT_SUPPORTED;
     void *p = map_aligned(len);
     if (!p)
@@ -230,16 +282,31 @@ CUresult sg_hugepin_alloc(int host_alloc, void **pp, size_t n, unsigned flags)
     return CUDA_SUCCESS;
 }
 
-CUresult sg_hugepin_free(void *p, size_t n, unsigned pinned_flags)
+CUresult sg_hugepin_free(const struct sg_pin *b)
 {
-    CUresult r = SG_FORWARD(cuMemHostUnregister, p);
+    CUresult r = SG_FORWARD(cuMemHostUnregister, (void *)b->base);
     if (r != CUDA_SUCCESS) {
         /* still registered and mapped: still the program's pinned memory */
-        sg_pinned_add((uintptr_t)p, n, pinned_flags, (uintptr_t)p);
+        sg_pinned_add(b);
         return r;
     }
-    munmap(p, sg_page_up(n));
+    munmap((void *)b->base, sg_page_up(b->size));
     return CUDA_SUCCESS;
+}
+
+void sg_hugepin_ctx_gone(const struct sg_pin *b)
+{
+    if (sg_opt.verbosity >= 2)
+        sg_log_printf("==%d==syncguard: pinned allocation %#lx+%zu on huge pages unmapped: its "
+                      "context was torn down\n", (int)getpid(), (unsigned long)b->base, b->size);
+    /* A registration that outlived its context (the driver answers for it
+     * still) is undone first; one the driver will not undo stays mapped:
+     * memory it may still reach must not be handed to the next mmap. */
+    if (sg_host_still_pinned(b->base)) {
+        sg_hugepin_free(b);
+        return;
+    }
+    munmap((void *)b->base, sg_page_up(b->size));
 }
 
 /* The driver's answers, asked once per kind of call: cuMemAllocHost, or

@@ -13,17 +13,24 @@
  * driver for the page-rounded size, plus a page for a small one (from the
  * pool), and hands the program the first page boundary in the block.
  * With huge_pinned, an allocation of a huge page or more is syncguard's
- * own registered memory instead (hugepin.c), pages of its own as well. */
+ * own registered memory instead (hugepin.c), pages of its own as well.
+ *
+ * The driver also takes pinned memory back without a call of this family:
+ * when a context is torn down it frees the context's allocations and drops
+ * its registrations (sg_memhost_ctx_gone). */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "base/options.h"
 #include "base/page.h"
+#include "driver/driver.h"
 #include "fault/access.h"
 #include "guard/guard.h"
 #include "model/model.h"
 #include "preload/cuda/hugepin.h"
+#include "preload/cuda/memhost.h"
 #include "preload/shim.h"
 
 /* Registered memory keeps its protections (CU_MEMHOSTREGISTER_READ_ONLY
@@ -40,10 +47,12 @@ static void keep_protections(void *p, size_t n)
     sg_unlock(&sg_model_lock);
 }
 
-static void pinned(void *p, size_t n, unsigned flags)
+/* [at, at+n) pinned now, in the current context; block is where the
+ * driver put it (at may lie inside, isolate_pinned). */
+static int pinned(uintptr_t at, size_t n, unsigned flags, void *block)
 {
-    if (p && n)
-        sg_pinned_add((uintptr_t)p, n, flags, (uintptr_t)p);
+    struct sg_pin r = { at, n, flags, (uintptr_t)block, sg_current_ctx() };
+    return sg_pinned_add(&r);
 }
 
 /* The driver call the program made: cuMemAllocHost or cuMemHostAlloc. */
@@ -73,7 +82,7 @@ static CUresult alloc_pinned(int host_alloc, void **pp, size_t n, unsigned flags
     uintptr_t at = (uintptr_t)block;
     if (asked > sg_page_up(n))
         at = sg_page_up(at); /* the extra page leaves room for n after it */
-    if (sg_pinned_add(at, n, SG_PINNED_ALLOCATED, (uintptr_t)block) != 0)
+    if (pinned(at, n, SG_PINNED_ALLOCATED, block) != 0)
         at = (uintptr_t)block; /* untracked: free could not translate it */
     *pp = (void *)at;
     return r;
@@ -106,9 +115,9 @@ SG_CUDA_SHIM(cuMemHostRegister_v2, (void *p, size_t n, unsigned int flags))
     if (SG_ENTER() && in_huge_block(p))
         return sg_hugepin_refusal(0);
     CUresult r = SG_FORWARD(cuMemHostRegister_v2, p, n, flags);
-    if (r == CUDA_SUCCESS && SG_ENTER()) {
+    if (r == CUDA_SUCCESS && SG_ENTER() && p && n) {
         keep_protections(p, n);
-        pinned(p, n, 0);
+        pinned((uintptr_t)p, n, 0, p);
     }
     return r;
 }
@@ -121,20 +130,19 @@ SG_CUDA_SHIM(cuMemHostRegister, (void *p, size_t n, unsigned int flags))
     if (SG_ENTER() && in_huge_block(p))
         return sg_hugepin_refusal(0);
     CUresult r = SG_FORWARD(cuMemHostRegister, p, n, flags);
-    if (r == CUDA_SUCCESS && SG_ENTER()) {
+    if (r == CUDA_SUCCESS && SG_ENTER() && p && n) {
         keep_protections(p, n);
-        pinned(p, n, 0);
+        pinned((uintptr_t)p, n, 0, p);
     }
     return r;
 }
 
 SG_CUDA_SHIM(cuMemFreeHost, (void *p))
 {
-    size_t n;
-    unsigned flags;
-    void *block = sg_access_unpin(p, SG_ENTER(), &n, &flags);
-    if (flags & SG_PINNED_HUGE)
-        return sg_hugepin_free(p, n, flags);
+    struct sg_pin gone;
+    void *block = sg_access_unpin(p, SG_ENTER(), &gone);
+    if (gone.flags & SG_PINNED_HUGE)
+        return sg_hugepin_free(&gone);
     return SG_FORWARD(cuMemFreeHost, block);
 }
 
@@ -160,8 +168,8 @@ SG_CUDA_SHIM(cuMemHostUnregister, (void *p))
     if (flags & SG_PINNED_HUGE)
         return sg_hugepin_refusal(1);
     if (!(flags & SG_PINNED_ALLOCATED)) {
-        size_t n;
-        sg_access_unpin(p, 1, &n, &flags); /* registered in place: the same address */
+        struct sg_pin gone;
+        sg_access_unpin(p, 1, &gone); /* registered in place: the same address */
     }
     return SG_FORWARD(cuMemHostUnregister, p);
 }
@@ -174,4 +182,52 @@ SG_CUDA_SHIM(cuMemHostGetFlags, (unsigned int *pflags, void *p))
     if (pflags && SG_ENTER() && sg_pinned_lookup((uintptr_t)p, 1, &flags) && (flags & SG_PINNED_HUGE))
         return sg_hugepin_get_flags(flags, pflags);
     return SG_FORWARD(cuMemHostGetFlags, pflags, p);
+}
+
+/* The ranges pinned in ctx, or in a context syncguard does not know, into
+ * *out (malloc'ed; as many as memory allows): read whole before any goes. */
+static size_t pins_of(CUcontext ctx, struct sg_pin **out)
+{
+    struct sg_pin chunk[64];
+    size_t n, kept = 0, cap = 0;
+    *out = NULL;
+    for (size_t from = 0; (n = sg_pinned_snapshot(from, chunk, 64)) > 0; from += n)
+        for (size_t i = 0; i < n; i++) {
+            if (chunk[i].ctx && chunk[i].ctx != ctx)
+                continue;
+            if (kept == cap) {
+                size_t ncap = cap ? 2 * cap : 64;
+                struct sg_pin *grown = realloc(*out, ncap * sizeof *grown);
+                if (!grown)
+                    return kept;
+                *out = grown, cap = ncap;
+            }
+            (*out)[kept++] = chunk[i];
+        }
+    return kept;
+}
+
+/* A huge block of the torn-down context is gone as the driver's own
+ * allocation would be. The driver is asked about every other range, for
+ * it alone knows which of its registrations (PORTABLE ones, other
+ * contexts') outlive the context: those it no longer knows are pageable
+ * now, and an address a later mmap may reuse. */
+static void forget_if_freed(const struct sg_pin *r, CUcontext ctx)
+{
+    int huge = (r->flags & SG_PINNED_HUGE) != 0;
+    if (huge ? r->ctx != ctx : sg_host_still_pinned(r->base))
+        return;
+    struct sg_pin gone;
+    sg_access_unpin((void *)r->base, 1, &gone);
+    if (huge && gone.size)
+        sg_hugepin_ctx_gone(&gone);
+}
+
+void sg_memhost_ctx_gone(CUcontext ctx)
+{
+    struct sg_pin *pins;
+    size_t n = pins_of(ctx, &pins);
+    for (size_t i = 0; i < n; i++)
+        forget_if_freed(&pins[i], ctx);
+    free(pins);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Where the training loop's overhead goes (bench/RESULTS.md, "Training
-# loop"): the measurements behind the analysis, in one run on the GPU
+# Where the training loop's overhead goes (bench/results/2026-11-30-eb36e36.md,
+# "the training loop"): the measurements behind the analysis, in one run on the GPU
 # machine, no table and no targets (bench/run.sh makes the table):
 #   1. bench/pin_probe.py: the kernel mapping of pinned memory, and what a
 #      protect + open pair costs the next pass over the pages (minor faults);

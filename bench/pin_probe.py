@@ -3,7 +3,8 @@
 
     python3 bench/pin_probe.py [MIB [PASSES]]       (default 6 MiB, 20 passes)
 
-A diagnostic for the training-loop overhead (bench/RESULTS.md), no target.
+A diagnostic for the training-loop overhead (bench/results/2026-11-30-eb36e36.md),
+no target.
 For each kind of pinned memory PyTorch uses (cudaHostAlloc, through
 tensor.pin_memory(); and cudaHostRegister of anonymous memory), it prints
 the kernel mapping that holds the buffer (/proc/self/maps and its VmFlags),

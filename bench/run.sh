@@ -19,8 +19,18 @@
 #
 #   bash bench/run.sh          (from anywhere; ~5-7 minutes on one H200)
 #
-# Writes bench/RESULTS.md (and prints it) and bench/raw.csv; with $OUT set,
-# copies them to $OUT/bench-RESULTS.md and $OUT/bench-raw.csv.
+# Layout: each run writes new files, never overwriting one:
+#   bench/results/YYYY-MM-DD-REV.md   its results (printed at the end too):
+#                                     the UTC date the run started, REV the
+#                                     tree's short revision (BENCH_REV, else git)
+#   bench/results/YYYY-MM-DD-REV.csv  its raw timings, beside it
+# and adds -2, -3, ... to the name when it is taken (another run of the same
+# tree that day). With $OUT set it also copies them to $OUT/bench-RESULTS.md
+# and $OUT/bench-raw.csv (the names of before: a run on another machine comes
+# back under those; commit them under the name the results' header gives).
+# What is found by hand about a run goes below its tables in its own file;
+# bench/SUMMARY.md, the current costs with the file each number comes from,
+# is curated by hand from bench/results/: run.sh never writes it.
 # Env: SYNCGUARD_LIB (default src/.libs/libsyncguard.so), SYNCGUARD_LIBDIR
 # (default .carry/lib: put first on LD_LIBRARY_PATH of the preloaded runs when
 # it exists), PYTHON (python3), NVCC (nvcc on PATH, else /usr/local/cuda/bin/nvcc),
@@ -64,7 +74,14 @@ SAMPLE=${BENCH_SAMPLE:-100}
 SGLP=${LD_LIBRARY_PATH:-}
 [ -d "$LIBDIR" ] && SGLP=$LIBDIR${SGLP:+:$SGLP}
 export PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
-STARTED=$(date -u)
+START_S=$(date -u +%s)
+STARTED=$(date -u -d "@$START_S")
+DAY=$(date -u -d "@$START_S" +%F) # the results file's date
+RESULTS_DIR=bench/results
+if ! mkdir -p "$RESULTS_DIR" || [ ! -w "$RESULTS_DIR" ]; then
+  echo "bench/run.sh: cannot write $RESULTS_DIR" >&2
+  exit 2
+fi
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/syncguard-bench.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
@@ -317,6 +334,20 @@ if [ "${BENCH_PROFILE:-1}" = 1 ]; then
 fi
 
 # ------------------------------------------------------------------- report
+# The results' name: the first of DAY-REV, DAY-REV-2, ... of which neither the
+# .md nor the .csv exists, the .md created with noclobber to claim it.
+BASE=$DAY-$(printf %s "$REV" | tr -c 'A-Za-z0-9._-' _)
+NAME=$BASE
+for ((n = 2; ; n++)); do
+  [ ! -e "$RESULTS_DIR/$NAME.csv" ] && (set -C && : >"$RESULTS_DIR/$NAME.md") 2>/dev/null && break
+  if ((n > 999)); then
+    echo "bench/run.sh: no free name for $RESULTS_DIR/$BASE.md" >&2
+    exit 2
+  fi
+  NAME=$BASE-$n
+done
+RESULTS=$RESULTS_DIR/$NAME.md
+RESULTS_CSV=$RESULTS_DIR/$NAME.csv
 SGCMD="LD_PRELOAD=$LIB${SGLP:+ LD_LIBRARY_PATH=$SGLP} SYNCGUARD_OPTIONS=mode=report|sync"
 OVERRIDES=$(env | grep -E '^(SYNCGUARD_LIB|SYNCGUARD_LIBDIR|PYTHON|NVCC|BENCH_[A-Z_]+|SG_BENCH_PY_TARGET)=' |
   sort | tr '\n' ' ')
@@ -328,6 +359,7 @@ OVERRIDES=$(env | grep -E '^(SYNCGUARD_LIB|SYNCGUARD_LIBDIR|PYTHON|NVCC|BENCH_[A
   echo "- CUDA: nvcc $NVCC_VER; ${CSAN_VER:-compute-sanitizer not found}"
   echo "- $TORCH_VER"
   echo "- syncguard: \`$LIB\` (sha256 $LIBSUM…), tree at git $REV"
+  echo "- Results: \`$RESULTS\`, raw timings \`$RESULTS_CSV\` (the current costs: \`bench/SUMMARY.md\`)"
   echo "- Command: \`${OVERRIDES}bash bench/run.sh\` (in \`$ROOT\`)"
   echo "- Workloads (each times itself with a monotonic clock after a warmup; start-up and CUDA init excluded):"
   echo "  - micro: \`micro\` = \`nvcc -O2 bench/micro.cu\` (runtime API, static cudart); mean µs per iteration of each case"
@@ -344,7 +376,7 @@ OVERRIDES=$(env | grep -E '^(SYNCGUARD_LIB|SYNCGUARD_LIBDIR|PYTHON|NVCC|BENCH_[A
   echo "  - compute-sanitizer: \`$CSAN --tool memcheck\`, once: \`micro 0.1\` and \`copy_sizes sizes 0.1\` (a tenth of the iterations) and \`resnet.py 3 1\` (3 batches after 1 warmup)"
   echo "- Median of $REPS_MICRO runs (micro) / $REPS_RESNET (resnet) / $REPS_TRAIN (train) / $REPS_SIZES (sizes, threads); TORCH_CUDA_SANITIZER in the first $REPS_TCSAN; configurations alternating within each repetition. \"added / iter\" = median − native median."
   echo
-  BENCH_SAMPLE=$SAMPLE "$PYTHON" bench/report.py "$RAW" || echo "(bench/report.py failed: see bench/raw.csv)"
+  BENCH_SAMPLE=$SAMPLE "$PYTHON" bench/report.py "$RAW" || echo "(bench/report.py failed: see $RESULTS_CSV)"
   if [ -s "$PROFILE" ]; then
     echo
     echo "### Huge pages and syncguard's counters (sizes, threads; first run of each)"
@@ -382,11 +414,13 @@ OVERRIDES=$(env | grep -E '^(SYNCGUARD_LIB|SYNCGUARD_LIBDIR|PYTHON|NVCC|BENCH_[A
     cat "$SGPROF_MD"
   fi
   echo
-  echo "Raw timings and the stderr tails of failed runs: \`bench/raw.csv\`${OUT:+ (\`\$OUT/bench-raw.csv\`)}."
-} >bench/RESULTS.md
-cp "$RAW" bench/raw.csv
+  echo "Raw timings and the stderr tails of failed runs: \`$RESULTS_CSV\`${OUT:+ (\`\$OUT/bench-raw.csv\`)}."
+} >"$RESULTS"
+cp "$RAW" "$RESULTS_CSV"
 if [ -n "${OUT:-}" ]; then
-  mkdir -p "$OUT" && cp bench/RESULTS.md "$OUT/bench-RESULTS.md" && cp "$RAW" "$OUT/bench-raw.csv"
+  mkdir -p "$OUT" && cp "$RESULTS" "$OUT/bench-RESULTS.md" && cp "$RAW" "$OUT/bench-raw.csv"
 fi
 echo
-cat bench/RESULTS.md
+cat "$RESULTS"
+echo
+progress "written: $RESULTS and $RESULTS_CSV${OUT:+ (copied to \$OUT/bench-RESULTS.md and \$OUT/bench-raw.csv)}"

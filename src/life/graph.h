@@ -26,11 +26,16 @@ void sg_graph_instantiated(CUgraphExec exec, CUgraph graph);
 /* cuGraphExecUpdate gave exec the parameters of graph. */
 void sg_graph_updated(CUgraphExec exec, CUgraph graph);
 /* cuGraphExec*SetParams: the next launches copy p / run the (wrapped) host
- * function p at exec's node standing for node. */
+ * function p / ... at exec's node standing for node. */
 void sg_graph_exec_copy_set(CUgraphExec exec, CUgraphNode node, const CUDA_MEMCPY3D *p);
 void sg_graph_exec_kernel_set(CUgraphExec exec, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS *p);
 void sg_graph_exec_memop_set(CUgraphExec exec, CUgraphNode node, const CUDA_BATCH_MEM_OP_NODE_PARAMS *p);
 void sg_graph_exec_host_set(CUgraphExec exec, CUgraphNode node, const CUDA_HOST_NODE_PARAMS *p);
+void sg_graph_exec_memset_set(CUgraphExec exec, CUgraphNode node, const CUDA_MEMSET_NODE_PARAMS *p);
+/* An event record (record) or event wait node records or waits for e. */
+void sg_graph_exec_event_set(CUgraphExec exec, CUgraphNode node, CUevent e, int record);
+/* The child graph node's body takes the parameters of child's nodes. */
+void sg_graph_exec_child_set(CUgraphExec exec, CUgraphNode node, CUgraph child);
 /* exec is destroyed (or its handle reused). */
 void sg_graph_forget(CUgraphExec exec);
 /* exec was launched on s: its items are modelled, and the launch is

@@ -100,21 +100,27 @@ static size_t join_since(struct walk *w, size_t from, size_t fallback)
     return j == (size_t)-1 ? fallback : j;
 }
 
-/* A memset node as the copy it amounts to for the host: a destination of
+/* A memset as the copy it amounts to for the host: a destination of
  * height rows of width elements, pitch bytes apart, and no source. */
-static int memset_as_copy(CUgraphNode node, CUDA_MEMCPY3D *c)
+void sg_graph_memset_item_set(struct graph_item *x, const CUDA_MEMSET_NODE_PARAMS *p)
+{
+    CUDA_MEMCPY3D *c = &x->copy;
+    memset(c, 0, sizeof *c);
+    c->dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    c->dstDevice = p->dst;
+    c->WidthInBytes = p->width * p->elementSize;
+    c->dstPitch = p->height > 1 ? p->pitch : c->WidthInBytes;
+    c->Height = p->height, c->dstHeight = p->height, c->Depth = 1;
+    c->srcMemoryType = CU_MEMORYTYPE_ARRAY; /* none: never a host side */
+}
+
+static int memset_item(CUgraphNode node, struct graph_item *x)
 {
     const struct sg_driver *d = sg_driver();
     CUDA_MEMSET_NODE_PARAMS p;
     if (!d->cuGraphMemsetNodeGetParams || d->cuGraphMemsetNodeGetParams(node, &p) != CUDA_SUCCESS)
         return 0;
-    memset(c, 0, sizeof *c);
-    c->dstMemoryType = CU_MEMORYTYPE_DEVICE;
-    c->dstDevice = p.dst;
-    c->WidthInBytes = p.width * p.elementSize;
-    c->dstPitch = p.height > 1 ? p.pitch : c->WidthInBytes;
-    c->Height = p.height, c->dstHeight = p.height, c->Depth = 1;
-    c->srcMemoryType = CU_MEMORYTYPE_ARRAY; /* none: never a host side */
+    sg_graph_memset_item_set(x, &p);
     return 1;
 }
 
@@ -194,7 +200,7 @@ static size_t walk_node(struct walk *w, CUgraphNode node, const size_t *deps, si
         return at;
     case CU_GRAPH_NODE_TYPE_MEMSET:
         at = add_item(w->out, GI_MEMSET, node, deps, ndeps);
-        if (at != (size_t)-1 && !memset_as_copy(node, &w->out->v[at].copy))
+        if (at != (size_t)-1 && !memset_item(node, &w->out->v[at]))
             w->out->v[at].kind = GI_OTHER;
         return at;
     case CU_GRAPH_NODE_TYPE_KERNEL:
@@ -228,6 +234,7 @@ static size_t walk_node(struct walk *w, CUgraphNode node, const size_t *deps, si
         size_t enter = add_item(w->out, GI_OTHER, node, deps, ndeps);
         if (enter == (size_t)-1 || depth >= MAX_DEPTH)
             return enter;
+        w->out->v[enter].depth = depth;
         size_t from = w->out->n;
         if (type == CU_GRAPH_NODE_TYPE_GRAPH) {
             if (d->cuGraphChildGraphNodeGetGraph && d->cuGraphChildGraphNodeGetGraph(node, &child) == CUDA_SUCCESS)
@@ -240,7 +247,9 @@ static size_t walk_node(struct walk *w, CUgraphNode node, const size_t *deps, si
             for (int i = 0; i < n; i++)
                 walk_graph(w, bodies[i], &enter, 1, depth + 1);
         }
-        return join_since(w, from, enter);
+        size_t end = join_since(w, from, enter);
+        w->out->v[enter].span = w->out->n - from;
+        return end;
     }
     default:
         return add_item(w->out, GI_OTHER, node, deps, ndeps);
@@ -317,7 +326,17 @@ static int has_kernels(const struct graph_walk_ops *ops, CUgraph g, int depth)
 void sg_graph_walk(CUgraph g, struct graph_items *out, const struct graph_walk_ops *ops)
 {
     struct walk w = { out, ops, has_kernels(ops, g, 0) };
+    out->blind_conditions = w.kernels;
     walk_graph(&w, g, NULL, 0, 0);
+}
+
+void sg_graph_walk_body(CUgraph g, int depth, int blind_conditions, struct graph_items *out,
+                        const struct graph_walk_ops *ops)
+{
+    struct walk w = { out, ops, blind_conditions };
+    out->blind_conditions = blind_conditions;
+    if (depth < MAX_DEPTH)
+        walk_graph(&w, g, NULL, 0, depth + 1);
 }
 
 void sg_graph_items_free(struct graph_items *items)

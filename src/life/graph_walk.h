@@ -41,6 +41,11 @@ struct graph_item {
     struct graph_write *writes;
     size_t ndeps;
     size_t *deps; /* indices of earlier items */
+    /* A child graph or conditional node's entry item: how many items after
+     * it stand for its body (its join included; 0: none were read), and at
+     * which depth the node itself was read. */
+    size_t span;
+    int depth;
 };
 
 struct graph_items {
@@ -52,6 +57,9 @@ struct graph_items {
      * pinned table's generation kernels_gen (0: not asked yet). */
     uint64_t kernels_gen;
     int kernels_hit;
+    /* The graph has kernel nodes somewhere, which may set conditions: its
+     * conditional nodes' bodies were not read. */
+    int blind_conditions;
 };
 
 /* What the walk asks the caller (life/graph.c), which knows what the
@@ -70,10 +78,19 @@ struct graph_walk_ops {
 
 /* Reads graph g into *out (zeroed by the caller). */
 void sg_graph_walk(CUgraph g, struct graph_items *out, const struct graph_walk_ops *ops);
+/* Reads g as the body of a child graph node at depth of a graph read with
+ * blind_conditions, into *out (zeroed by the caller): the items a walk of
+ * the whole graph gives for that body, in the same order, the join left
+ * out, their dependencies counted from 0. */
+void sg_graph_walk_body(CUgraph g, int depth, int blind_conditions, struct graph_items *out,
+                        const struct graph_walk_ops *ops);
 void sg_graph_items_free(struct graph_items *items);
 /* A kernel item's parameters from CUDA_KERNEL_NODE_PARAMS (func or kern,
  * kernelParams or extra): 0 if they cannot be read. */
 int sg_graph_kernel_item_set(struct graph_item *x, const CUDA_KERNEL_NODE_PARAMS *p);
+/* A memset item's description (a copy with no source) from its node's
+ * parameters. */
+void sg_graph_memset_item_set(struct graph_item *x, const CUDA_MEMSET_NODE_PARAMS *p);
 /* A memory operation item's writes from its node's parameters: 0 if the
  * node writes nothing (waits only) or they cannot be kept. */
 int sg_graph_memop_item_set(struct graph_item *x, const CUDA_BATCH_MEM_OP_NODE_PARAMS *p);

@@ -109,3 +109,37 @@ void sg_kernel_launched(const struct sg_launch *l)
     sg_kernel_guard(&call, k->name, values, n);
     sg_copy_call_done(&call);
 }
+
+/* The join of what the listed streams hold now, and each stream ordered
+ * after it. */
+static void streams_wait_all(const CUDA_LAUNCH_PARAMS *list, unsigned n)
+{
+    struct sg_vc all = { 0 }, one = { 0 };
+    sg_lock(&sg_model_lock);
+    for (unsigned i = 0; i < n; i++) {
+        sg_stream_snapshot(sg_stream_get(list[i].hStream, 0), &one);
+        sg_vc_join(&all, &one);
+    }
+    for (unsigned i = 0; i < n; i++)
+        sg_stream_wait_vc(sg_stream_get(list[i].hStream, 0), &all);
+    sg_unlock(&sg_model_lock);
+    sg_vc_free(&one), sg_vc_free(&all);
+}
+
+/* "By default, the kernel won't begin execution on any GPU until all prior
+ * work in all the specified streams has completed" and "any subsequent
+ * work pushed in any of the specified streams will not begin execution
+ * until the kernels on all GPUs have completed", unless flags say
+ * otherwise. The streams are the program's own (never a null stream). */
+void sg_kernel_launched_multi(const CUDA_LAUNCH_PARAMS *list, unsigned n, unsigned flags)
+{
+    /* (Orderings matter only once a copy is guarded: the kernels may guard
+     * the first, so the question is asked again after them.) */
+    if (sg_observe_needed() && !(flags & CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC))
+        streams_wait_all(list, n);
+    for (unsigned i = 0; i < n; i++)
+        sg_kernel_launched(&(struct sg_launch){ "cuLaunchCooperativeKernelMultiDevice", list[i].function,
+                                                list[i].hStream, 0, list[i].kernelParams, NULL });
+    if (sg_observe_needed() && !(flags & CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC))
+        streams_wait_all(list, n);
+}

@@ -35,5 +35,23 @@ void sg_kernel_guard(struct copy_call *call, const char *name, const uintptr_t *
 
 /* After the driver accepted a launch (normal context). */
 void sg_kernel_launched(const struct sg_launch *l);
+/* After the driver accepted cuLaunchCooperativeKernelMultiDevice: each of
+ * the n entries is a launch on its own stream, ordered by flags. */
+void sg_kernel_launched_multi(const CUDA_LAUNCH_PARAMS *list, unsigned n, unsigned flags);
+
+/* ---- events a launch records (life/launch_events.c) ----
+ * cuLaunchKernelEx's event attributes, after the driver accepted the
+ * launch and before it is counted (sg_kernel_launched). */
+void sg_launch_events_recorded(const CUlaunchConfig *cfg, int per_thread);
+
+/* ---- the launch API before CUDA 4.0 (life/launch_legacy.c) ----
+ * What cuParamSetSize and cuParamSeti/f/v left with a function, once the
+ * driver took it; a launch of the function's parameters (cuLaunch,
+ * cuLaunchGrid, cuLaunchGridAsync) on s; module unloads (a function
+ * handle may come back naming another kernel). */
+void sg_legacy_param_size(CUfunction f, unsigned int size);
+void sg_legacy_param_set(CUfunction f, int offset, const void *bytes, unsigned int n);
+void sg_legacy_launched(const char *api, CUfunction f, CUstream s);
+void sg_legacy_params_forget(void);
 
 #endif

@@ -9,7 +9,14 @@
  * SG-GREP: Kernel sgt_fill launched on .* by cuLaunchCooperativeKernel
  * SG-GREP: the launch was on stream .* and no event wait orders it before
  */
+/* This program is also built as the twins and variants that name it:
+ * SG_TWIN for the lines under #ifdef SG_TWIN, K_HOW for another launch
+ * entry point (k_launch.h). */
 #include "k_launch.h"
+
+#ifndef K_HOW
+#define K_HOW K_COOPERATIVE
+#endif
 
 int main(void)
 {
@@ -21,7 +28,7 @@ int main(void)
     CUstream other = sgt_stream(CU_STREAM_NON_BLOCKING);
 
     sgt_hold *hold = sgt_hold_stream(s);
-    k_fill(K_COOPERATIVE, s, (CUdeviceptr)(uintptr_t)host, SGT_NEW);
+    k_fill(K_HOW, s, (CUdeviceptr)(uintptr_t)host, SGT_NEW);
 #ifdef SG_TWIN /* k_cooperative_ctx_sync_ok */
     (void)other;
     sgt_release_when_host_waits(hold);

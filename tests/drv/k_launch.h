@@ -6,6 +6,8 @@
 
 #include <cuda.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "sgt_kernels.h"
 #include "sgtest.h"
@@ -14,7 +16,40 @@ enum k_how {
     K_LAUNCH,      /* cuLaunchKernel, kernelParams */
     K_LAUNCH_EX,   /* cuLaunchKernelEx, the packed buffer of `extra` */
     K_COOPERATIVE, /* cuLaunchCooperativeKernel */
+    K_MULTI_DEVICE, /* cuLaunchCooperativeKernelMultiDevice, one device */
+    K_LEGACY_GRID, /* cuParamSet*, cuFuncSetBlockShape, cuLaunchGridAsync */
 };
+
+/* The launch API before CUDA 4.0: the parameters laid out as the kernel
+ * declares them (p at 0, n at 8, v at 12), left with the function, then
+ * launched. */
+static inline void k_legacy_grid(CUfunction f, CUstream s, CUdeviceptr p, unsigned int n, unsigned int v)
+{
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    SGT_CHECK(cuParamSetv(f, 0, &p, sizeof p));
+    SGT_CHECK(cuParamSeti(f, 8, n));
+    SGT_CHECK(cuParamSeti(f, 12, v));
+    SGT_CHECK(cuParamSetSize(f, 16));
+    SGT_CHECK(cuFuncSetBlockShape(f, 1, 1, 1));
+    SGT_CHECK(cuLaunchGridAsync(f, 1, 1, s));
+#pragma GCC diagnostic pop
+}
+
+/* The deprecated multi-device launch, or a skip where the driver no longer
+ * has it. */
+static inline void k_multi_device(CUDA_LAUNCH_PARAMS *list, unsigned n, unsigned flags)
+{
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    CUresult r = cuLaunchCooperativeKernelMultiDevice(list, n, flags);
+#pragma GCC diagnostic pop
+    if (r == CUDA_ERROR_NOT_SUPPORTED) {
+        printf("SKIP: cuLaunchCooperativeKernelMultiDevice is not supported here\n");
+        exit(77);
+    }
+    SGT_CHECK(r);
+}
 
 /* sgt_fill(p, SGT_WORDS, v) on stream s, the way `how` says. */
 static inline void k_fill(enum k_how how, CUstream s, CUdeviceptr p, uint32_t v)
@@ -38,7 +73,30 @@ static inline void k_fill(enum k_how how, CUstream s, CUdeviceptr p, uint32_t v)
     case K_COOPERATIVE:
         SGT_CHECK(cuLaunchCooperativeKernel(f, 1, 1, 1, 1, 1, 1, 0, s, params));
         break;
+    case K_MULTI_DEVICE: {
+        CUDA_LAUNCH_PARAMS one = { f, 1, 1, 1, 1, 1, 1, 0, s, params };
+        k_multi_device(&one, 1, 0);
+        break;
     }
+    case K_LEGACY_GRID:
+        k_legacy_grid(f, s, p, n, v);
+        break;
+    }
+}
+
+/* sgt_gated_fill(gate, p, SGT_WORDS, v) on s by cuLaunchKernelEx with the
+ * given launch attributes: it begins, then waits for the hold of
+ * sgt_hold_gate (flag, value) before it fills. */
+static inline void k_gated_fill_ex(CUstream s, CUdeviceptr flag, cuuint32_t value, CUdeviceptr p,
+                                   uint32_t v, CUlaunchAttribute *attrs, unsigned nattrs)
+{
+    struct sgt_gate gate = { flag, value, 0 };
+    unsigned int n = SGT_WORDS;
+    void *params[] = { &gate, &p, &n, &v };
+    CUlaunchConfig cfg = { .gridDimX = 1, .gridDimY = 1, .gridDimZ = 1, .blockDimX = 1,
+                           .blockDimY = 1, .blockDimZ = 1, .hStream = s, .attrs = attrs,
+                           .numAttrs = nattrs };
+    SGT_CHECK(cuLaunchKernelEx(&cfg, sgt_kernel("sgt_gated_fill"), params, NULL));
 }
 
 /* Loads the test kernels now.  A module load waits for all the device's

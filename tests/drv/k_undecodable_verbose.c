@@ -16,6 +16,12 @@
 
 #include "k_launch.h"
 
+/* The launch entry point; k_launch_grid_undecodable_verbose builds this
+ * program with another. */
+#ifndef K_HOW
+#define K_HOW K_LAUNCH
+#endif
+
 int main(void)
 {
     setenv("SGEMU_NO_PARAM_INFO", "1", 1);
@@ -25,8 +31,8 @@ int main(void)
     k_load_kernels(); /* before any hold: a load waits for the device */
     CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
 
-    k_fill(K_LAUNCH, s, (CUdeviceptr)(uintptr_t)host, SGT_OLD);
-    k_fill(K_LAUNCH, s, (CUdeviceptr)(uintptr_t)host, SGT_NEW);
+    k_fill(K_HOW, s, (CUdeviceptr)(uintptr_t)host, SGT_OLD);
+    k_fill(K_HOW, s, (CUdeviceptr)(uintptr_t)host, SGT_NEW);
     SGT_CHECK(cuStreamSynchronize(s));
 
     unsigned wrong = SGT_COUNT_WRONG(host, SGT_WORDS, SGT_NEW);

@@ -60,6 +60,8 @@ DRV_TESTBINS = \
 	drv/dw_peer_src_write_race \
 	drv/dw_write_value_host_write_race \
 	drv/free_while_pending \
+	drv/h2d_array_source_read_ok \
+	drv/h2d_array_source_write_race \
 	drv/h2d_source_read_ok \
 	drv/h2d_source_write_race \
 	drv/h2d_sources_unguarded \
@@ -91,13 +93,24 @@ DRV_TESTBINS = \
 	drv/k_graph_set_params_ok \
 	drv/k_graph_set_params_race \
 	drv/k_handshake_ok \
+	drv/k_launch_event_ok \
+	drv/k_launch_event_race \
 	drv/k_launch_ex_alias_write_race \
 	drv/k_launch_ex_event_ok \
+	drv/k_launch_grid_ctx_sync_ok \
+	drv/k_launch_grid_race \
+	drv/k_launch_grid_undecodable_verbose \
 	drv/k_launch_read_race \
 	drv/k_launch_stream_sync_ok \
+	drv/k_multi_device_ctx_sync_ok \
+	drv/k_multi_device_nosync_race \
+	drv/k_multi_device_presync_ok \
+	drv/k_multi_device_race \
 	drv/k_poll_counter_ok \
 	drv/k_poll_flag_ok \
 	drv/k_poll_flag_race \
+	drv/k_programmatic_event_ok \
+	drv/k_programmatic_event_race \
 	drv/k_reused_handle_ok \
 	drv/k_reused_handle_race \
 	drv/k_sample_two_allocs_ok \
@@ -105,6 +118,8 @@ DRV_TESTBINS = \
 	drv/k_struct_all_mapped_ok \
 	drv/k_struct_all_mapped_race \
 	drv/k_undecodable_verbose \
+	drv/m_array_atoh_ok \
+	drv/m_array_atoh_race \
 	drv/m_batch3d_array_ok \
 	drv/m_batch3d_array_race \
 	drv/m_batch3d_race \
@@ -128,6 +143,8 @@ DRV_TESTBINS = \
 	drv/m_copy2d_unified_d2d_race \
 	drv/m_copy2d_unified_host_ok \
 	drv/m_copy3d_gap_ok \
+	drv/m_copy3d_peer_ok \
+	drv/m_copy3d_peer_race \
 	drv/m_copy3d_race \
 	drv/m_ctx_destroy_ok \
 	drv/m_ctx_destroy_other_race \
@@ -158,12 +175,23 @@ DRV_TESTBINS = \
 	drv/m_graph_event_record_root_race \
 	drv/m_graph_event_wait_missing_race \
 	drv/m_graph_event_wait_ok \
+	drv/m_graph_exec_child_set_ok \
+	drv/m_graph_exec_child_set_race \
+	drv/m_graph_exec_memset_set_ok \
+	drv/m_graph_exec_memset_set_race \
+	drv/m_graph_exec_node_child_ok \
+	drv/m_graph_exec_node_memset_race \
+	drv/m_graph_exec_node_record_ok \
+	drv/m_graph_exec_record_set_ok \
+	drv/m_graph_exec_record_set_race \
 	drv/m_graph_exec_set_after_ok \
 	drv/m_graph_exec_set_root_race \
 	drv/m_graph_exec_update_new_race \
 	drv/m_graph_exec_update_old_ok \
 	drv/m_graph_exec_update_whole_ok \
 	drv/m_graph_exec_update_whole_race \
+	drv/m_graph_exec_wait_set_ok \
+	drv/m_graph_exec_wait_set_race \
 	drv/m_graph_h2d_write_race \
 	drv/m_graph_host_fill_ok \
 	drv/m_graph_host_fill_race \
@@ -225,10 +253,22 @@ DRV_TESTBINS = \
 	drv/m_stream_query_poll_ok \
 	drv/m_stream_sync_ok \
 	drv/m_stream_sync_other_race \
+	drv/m_sync_copy2d_d2d_legacy_ok \
 	drv/m_sync_copy_legacy_ok \
 	drv/m_sync_copy_nonblocking_race \
+	drv/m_sync_dtod_legacy_ok \
 	drv/m_sync_htod_pageable_ok \
 	drv/m_sync_htod_pinned_ok \
+	drv/m_sync_memset2d_legacy_ok \
+	drv/m_sync_memset2d_pinned_ok \
+	drv/m_sync_memset_legacy_ok \
+	drv/m_sync_memset_nonblocking_race \
+	drv/m_sync_memset_pinned_ok \
+	drv/m_sync_memset_pinned_race \
+	drv/m_sync_memset_ptds_ok \
+	drv/m_sync_memset_ptds_race \
+	drv/m_sync_peer_context_ok \
+	drv/m_sync_peer_legacy_ok \
 	drv/m_teardown_unpinned_ok \
 	drv/m_unregister_in_flight_race \
 	drv/m_vmm_host_ok \
@@ -378,6 +418,8 @@ DRV_SOURCES = \
 	drv/dw_peer_src_write_race.c \
 	drv/dw_write_value_host_write_race.c \
 	drv/free_while_pending.c \
+	drv/h2d_array_source_read_ok.c \
+	drv/h2d_array_source_write_race.c \
 	drv/h2d_source_read_ok.c \
 	drv/h2d_source_write_race.c \
 	drv/h2d_sources_unguarded.c \
@@ -409,13 +451,24 @@ DRV_SOURCES = \
 	drv/k_graph_set_params_ok.c \
 	drv/k_graph_set_params_race.c \
 	drv/k_handshake_ok.c \
+	drv/k_launch_event_ok.c \
+	drv/k_launch_event_race.c \
 	drv/k_launch_ex_alias_write_race.c \
 	drv/k_launch_ex_event_ok.c \
+	drv/k_launch_grid_ctx_sync_ok.c \
+	drv/k_launch_grid_race.c \
+	drv/k_launch_grid_undecodable_verbose.c \
 	drv/k_launch_read_race.c \
 	drv/k_launch_stream_sync_ok.c \
+	drv/k_multi_device_ctx_sync_ok.c \
+	drv/k_multi_device_nosync_race.c \
+	drv/k_multi_device_presync_ok.c \
+	drv/k_multi_device_race.c \
 	drv/k_poll_counter_ok.c \
 	drv/k_poll_flag_ok.c \
 	drv/k_poll_flag_race.c \
+	drv/k_programmatic_event_ok.c \
+	drv/k_programmatic_event_race.c \
 	drv/k_reused_handle_ok.c \
 	drv/k_reused_handle_race.c \
 	drv/k_sample_two_allocs_ok.c \
@@ -423,6 +476,8 @@ DRV_SOURCES = \
 	drv/k_struct_all_mapped_ok.c \
 	drv/k_struct_all_mapped_race.c \
 	drv/k_undecodable_verbose.c \
+	drv/m_array_atoh_ok.c \
+	drv/m_array_atoh_race.c \
 	drv/m_batch3d_array_ok.c \
 	drv/m_batch3d_array_race.c \
 	drv/m_batch3d_race.c \
@@ -446,6 +501,8 @@ DRV_SOURCES = \
 	drv/m_copy2d_unified_d2d_race.c \
 	drv/m_copy2d_unified_host_ok.c \
 	drv/m_copy3d_gap_ok.c \
+	drv/m_copy3d_peer_ok.c \
+	drv/m_copy3d_peer_race.c \
 	drv/m_copy3d_race.c \
 	drv/m_ctx_destroy_ok.c \
 	drv/m_ctx_destroy_other_race.c \
@@ -476,12 +533,23 @@ DRV_SOURCES = \
 	drv/m_graph_event_record_root_race.c \
 	drv/m_graph_event_wait_missing_race.c \
 	drv/m_graph_event_wait_ok.c \
+	drv/m_graph_exec_child_set_ok.c \
+	drv/m_graph_exec_child_set_race.c \
+	drv/m_graph_exec_memset_set_ok.c \
+	drv/m_graph_exec_memset_set_race.c \
+	drv/m_graph_exec_node_child_ok.c \
+	drv/m_graph_exec_node_memset_race.c \
+	drv/m_graph_exec_node_record_ok.c \
+	drv/m_graph_exec_record_set_ok.c \
+	drv/m_graph_exec_record_set_race.c \
 	drv/m_graph_exec_set_after_ok.c \
 	drv/m_graph_exec_set_root_race.c \
 	drv/m_graph_exec_update_new_race.c \
 	drv/m_graph_exec_update_old_ok.c \
 	drv/m_graph_exec_update_whole_ok.c \
 	drv/m_graph_exec_update_whole_race.c \
+	drv/m_graph_exec_wait_set_ok.c \
+	drv/m_graph_exec_wait_set_race.c \
 	drv/m_graph_h2d_write_race.c \
 	drv/m_graph_host_fill_ok.c \
 	drv/m_graph_host_fill_race.c \
@@ -543,10 +611,22 @@ DRV_SOURCES = \
 	drv/m_stream_query_poll_ok.c \
 	drv/m_stream_sync_ok.c \
 	drv/m_stream_sync_other_race.c \
+	drv/m_sync_copy2d_d2d_legacy_ok.c \
 	drv/m_sync_copy_legacy_ok.c \
 	drv/m_sync_copy_nonblocking_race.c \
+	drv/m_sync_dtod_legacy_ok.c \
 	drv/m_sync_htod_pageable_ok.c \
 	drv/m_sync_htod_pinned_ok.c \
+	drv/m_sync_memset2d_legacy_ok.c \
+	drv/m_sync_memset2d_pinned_ok.c \
+	drv/m_sync_memset_legacy_ok.c \
+	drv/m_sync_memset_nonblocking_race.c \
+	drv/m_sync_memset_pinned_ok.c \
+	drv/m_sync_memset_pinned_race.c \
+	drv/m_sync_memset_ptds_ok.c \
+	drv/m_sync_memset_ptds_race.c \
+	drv/m_sync_peer_context_ok.c \
+	drv/m_sync_peer_legacy_ok.c \
 	drv/m_teardown_unpinned_ok.c \
 	drv/m_unregister_in_flight_race.c \
 	drv/m_vmm_host_ok.c \

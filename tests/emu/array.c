@@ -4,10 +4,12 @@
  * emulator owns, its elements laid out row after row, layer after layer
  * (the real layout is opaque; no copy here can tell).  An element is
  * NumChannels values of the format; block-compressed and planar formats
- * are CUDA_ERROR_NOT_SUPPORTED.  Only 3D batch copies take array operands
- * (batch.c, through emu_array_side): in them "the extent is in elements"
- * of the array, and so are the rowLength and layerHeight of the pointer
- * operand facing it. */
+ * are CUDA_ERROR_NOT_SUPPORTED.  Two kinds of copies take arrays: 3D batch
+ * copies (batch.c, through emu_array_side), in which "the extent is in
+ * elements" of the array, and so are the rowLength and layerHeight of the
+ * pointer operand facing it; and the 1D copies between an array and host
+ * memory (cuMemcpyAtoH, cuMemcpyHtoA and their Async forms, copy_api.c,
+ * through emu_array_bytes), at a byte offset into the array. */
 #include "copy.h"
 
 #include <stdlib.h>
@@ -116,5 +118,15 @@ CUresult emu_array_side(CUarray a, const CUoffset3D *off, const CUextent3D *e, e
     size_t pitch = w * a->elem;
     *side = (emu_side){ .addr = a->base + (off->z * h + off->y) * pitch + off->x * a->elem, .pitch = pitch,
                         .slice = pitch * h, .type = EMU_SIDE_DEVICE };
+    return CUDA_SUCCESS;
+}
+
+CUresult emu_array_bytes(CUarray a, size_t off, size_t n, uintptr_t *addr)
+{
+    if (!a)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (off > a->bytes || n > a->bytes - off)
+        return CUDA_ERROR_INVALID_VALUE;
+    *addr = a->base + off;
     return CUDA_SUCCESS;
 }

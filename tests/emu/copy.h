@@ -69,5 +69,7 @@ emu_copy emu_copy_1d(uintptr_t dst, emu_side_type dst_type, uintptr_t src, emu_s
  * side of a copy of extent e (in elements) at element offset off. */
 size_t emu_array_elem(CUarray a);
 CUresult emu_array_side(CUarray a, const CUoffset3D *off, const CUextent3D *e, emu_side *side);
+/* The device address of bytes [off, off+n) of array a (the 1D array copies). */
+CUresult emu_array_bytes(CUarray a, size_t off, size_t n, uintptr_t *addr);
 
 #endif

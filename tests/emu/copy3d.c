@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* copy3d.c - cuMemcpy2D* and cuMemcpy3D* between host and device memory.
- * CUDA arrays do not exist in the emulator: copies naming one report
- * CUDA_ERROR_NOT_SUPPORTED. */
+/* copy3d.c - cuMemcpy2D*, cuMemcpy3D* and cuMemcpy3DPeer* between host and
+ * device memory.  Array sides of these copies are not emulated: copies
+ * naming one report CUDA_ERROR_NOT_SUPPORTED. */
 #include "copy.h"
 
 /* The start of one side: its memory type picks the base pointer. */
@@ -92,3 +92,33 @@ EMU_NULL_STREAM_ABIS(cuMemcpy3D_v2, cuMemcpy3D_v2_ptds, (const CUDA_MEMCPY3D *pC
                      copy_3d, pCopy, false, NULL)
 EMU_NULL_STREAM_ABIS(cuMemcpy3DAsync_v2, cuMemcpy3DAsync_v2_ptsz, (const CUDA_MEMCPY3D *pCopy, CUstream hStream),
                      copy_3d, pCopy, true, hStream)
+
+/* A 3D peer copy is a 3D copy whose sides name their contexts: both must
+ * be usable.  Unlike cuMemcpyPeer, cuMemcpy3DPeer is not documented to
+ * serialize with the contexts' other work, so it orders like cuMemcpy3D. */
+static CUresult copy_3d_peer(const CUDA_MEMCPY3D_PEER *p, bool async, CUstream stream,
+                             emu_null_stream null_means)
+{
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    emu_lock();
+    CUresult r = emu_ctx_check(p->dstContext);
+    if (r == CUDA_SUCCESS)
+        r = emu_ctx_check(p->srcContext);
+    emu_unlock();
+    CUDA_MEMCPY3D q = {
+        .srcXInBytes = p->srcXInBytes, .srcY = p->srcY, .srcZ = p->srcZ, .srcLOD = p->srcLOD,
+        .srcMemoryType = p->srcMemoryType, .srcHost = p->srcHost, .srcDevice = p->srcDevice,
+        .srcArray = p->srcArray, .srcPitch = p->srcPitch, .srcHeight = p->srcHeight,
+        .dstXInBytes = p->dstXInBytes, .dstY = p->dstY, .dstZ = p->dstZ, .dstLOD = p->dstLOD,
+        .dstMemoryType = p->dstMemoryType, .dstHost = p->dstHost, .dstDevice = p->dstDevice,
+        .dstArray = p->dstArray, .dstPitch = p->dstPitch, .dstHeight = p->dstHeight,
+        .WidthInBytes = p->WidthInBytes, .Height = p->Height, .Depth = p->Depth,
+    };
+    return r == CUDA_SUCCESS ? copy_3d(&q, async, stream, null_means) : r;
+}
+
+EMU_NULL_STREAM_ABIS(cuMemcpy3DPeer, cuMemcpy3DPeer_ptds, (const CUDA_MEMCPY3D_PEER *pCopy),
+                     copy_3d_peer, pCopy, false, NULL)
+EMU_NULL_STREAM_ABIS(cuMemcpy3DPeerAsync, cuMemcpy3DPeerAsync_ptsz,
+                     (const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream), copy_3d_peer, pCopy, true, hStream)

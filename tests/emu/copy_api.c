@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* copy_api.c - the 1D and peer copy entry points, in their legacy and
+/* copy_api.c - the 1D and peer copy entry points, the 1D copies between a
+ * CUDA array and host memory among them, in their legacy and
  * per-thread-default-stream (_ptds/_ptsz) flavours.  The flavours differ only
  * in which stream NULL means. */
 #include "copy.h"
@@ -55,6 +56,34 @@ EMU_NULL_STREAM_ABIS(cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync_v2_ptsz,
 EMU_NULL_STREAM_ABIS(cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync_v2_ptsz,
                      (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream),
                      ASYNC_COPY, dstDevice, D, srcDevice, D, ByteCount, hStream)
+
+/* ---- CUDA arrays ----------------------------------------------------------
+ * An array is device memory (array.c): the rules of a device-to-host or
+ * host-to-device copy apply, whatever the host side is. */
+
+static CUresult copy_array(uintptr_t host, CUarray a, size_t off, size_t n, bool to_host, bool async,
+                           CUstream stream, emu_null_stream null_means)
+{
+    uintptr_t dev = 0;
+    CUresult r = emu_array_bytes(a, off, n, &dev);
+    if (r != CUDA_SUCCESS)
+        return r;
+    return to_host ? copy_1d(host, H, dev, D, n, async, stream, null_means)
+                   : copy_1d(dev, D, host, H, n, async, stream, null_means);
+}
+
+EMU_NULL_STREAM_ABIS(cuMemcpyAtoH_v2, cuMemcpyAtoH_v2_ptds,
+                     (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount),
+                     copy_array, (uintptr_t)dstHost, srcArray, srcOffset, ByteCount, true, false, NULL)
+EMU_NULL_STREAM_ABIS(cuMemcpyHtoA_v2, cuMemcpyHtoA_v2_ptds,
+                     (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount),
+                     copy_array, (uintptr_t)srcHost, dstArray, dstOffset, ByteCount, false, false, NULL)
+EMU_NULL_STREAM_ABIS(cuMemcpyAtoHAsync_v2, cuMemcpyAtoHAsync_v2_ptsz,
+                     (void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream),
+                     copy_array, (uintptr_t)dstHost, srcArray, srcOffset, ByteCount, true, true, hStream)
+EMU_NULL_STREAM_ABIS(cuMemcpyHtoAAsync_v2, cuMemcpyHtoAAsync_v2_ptsz,
+                     (CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream),
+                     copy_array, (uintptr_t)srcHost, dstArray, dstOffset, ByteCount, false, true, hStream)
 
 /* ---- between contexts ---------------------------------------------------- */
 

@@ -368,6 +368,10 @@ bool emu_nodes_reach(const emu_nodes *set, CUgraphNode node);
  * e was instantiated from) a new template, taking ownership of tmpl, which
  * is freed on failure (lock held). */
 CUresult emu_exec_set_template(CUgraphExec e, CUgraphNode node, emu_op *tmpl);
+/* cuGraphExecChildGraphNodeSetParams: the child graph of e's node standing
+ * for `node` (a child-graph node) takes g's parameters if g has its
+ * topology (lock held). */
+CUresult emu_exec_set_child(CUgraphExec e, CUgraphNode node, CUgraph g);
 /* cuGraphExecUpdate: e takes g's parameters if g has e's topology. */
 CUresult emu_exec_update(CUgraphExec e, CUgraph g, CUgraphExecUpdateResult *result);
 /* graph_update.c: whether a conditional node's body runs in a launch. */
@@ -424,6 +428,12 @@ void emu_modules_drop_ctx(CUcontext ctx);
  * node says), and its parameters back. */
 CUresult emu_kernel_node_op(const CUDA_KERNEL_NODE_PARAMS *p, emu_op **out);
 void emu_kernel_op_params(emu_op *op, CUDA_KERNEL_NODE_PARAMS *p);
+/* kernel.c, for the other launch calls (kernel_multi.c, kernel_legacy.c):
+ * a launch's kernel operation with its parameters read now, from
+ * kernelParams or extra's packed buffer (lock held), and the check of its
+ * grid and block. */
+CUresult emu_kernel_launch_op(CUfunction f, void **params, void **extra, emu_op **out);
+CUresult emu_kernel_check_dims(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz);
 /* memop.c: a memory operation node of one wait or write, and its
  * parameters back (a paramArray of one, kept in the node). */
 CUresult emu_value_node_op(const CUstreamBatchMemOpParams *p, emu_op **out);
@@ -432,5 +442,8 @@ void emu_host_op_params(const emu_op *op, CUDA_HOST_NODE_PARAMS *p);
 /* Event record and event wait operations, as graph nodes have them. */
 CUresult emu_event_node_op(CUevent ev, bool record, emu_op **out);
 CUevent emu_event_op_event(const emu_op *op);
+/* The record of an event that a kernel launch on s makes (cuLaunchKernelEx
+ * event attributes), checked as the driver documents (lock held). */
+CUresult emu_launch_event_op(CUevent ev, CUstream s, emu_op **out);
 
 #endif

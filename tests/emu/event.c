@@ -221,6 +221,21 @@ CUresult emu_event_node_op(CUevent h, bool record, emu_op **out)
     return r;
 }
 
+/* "The event supplied must not be an interprocess or interop event. The
+ * event must disable timing", and belong to the launch's context. */
+CUresult emu_launch_event_op(CUevent h, CUstream s, emu_op **out)
+{
+    CUevent ev;
+    CUresult r = find_event(h, &ev);
+    if (r == CUDA_SUCCESS && ev->ctx != s->ctx)
+        r = CUDA_ERROR_INVALID_HANDLE;
+    if (r == CUDA_SUCCESS && (!(ev->flags & CU_EVENT_DISABLE_TIMING) || (ev->flags & CU_EVENT_INTERPROCESS)))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        *out = event_op_new(ev, true);
+    return r;
+}
+
 CUevent emu_event_op_event(const emu_op *op)
 {
     return ((const event_op *)op)->ev;

@@ -15,7 +15,7 @@
  * cuGraphLaunch on a capturing stream records the graph as a child-graph
  * node.  CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD does nothing (there is nothing
  * to upload).  Updates (graph_update.c) change the private copy through
- * emu_exec_set_template and emu_exec_update; the next launch runs the new
+ * emu_exec_set_template, emu_exec_set_child and emu_exec_update; the next launch runs the new
  * templates, launches already enqueued keep their clones.
  */
 #include "emu.h"
@@ -212,6 +212,22 @@ static bool same_topology(CUgraph a, CUgraph b)
             return false;
     }
     return true;
+}
+
+CUresult emu_exec_set_child(CUgraphExec e, CUgraphNode node, CUgraph g)
+{
+    CUresult r = exec_check(e);
+    CUgraphNode mine = r == CUDA_SUCCESS ? exec_node(e, node) : NULL;
+    if (r == CUDA_SUCCESS && (!mine || !mine->child))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && !same_topology(mine->child, g))
+        r = CUDA_ERROR_INVALID_VALUE;       /* "must match that of the graph contained in hNode" */
+    if (r != CUDA_SUCCESS)
+        return r;
+    emu_graph_free(mine->child);
+    mine->child = emu_graph_clone(g, mine);
+    reflatten(e);
+    return CUDA_SUCCESS;
 }
 
 CUresult emu_exec_update(CUgraphExec e, CUgraph g, CUgraphExecUpdateResult *result)

@@ -3,7 +3,9 @@
  * cuGraphNodeSetParams), changing a node's parameters in a graph
  * (cuGraphHostNodeSetParams, cuGraphMemcpyNodeSetParams) or in an
  * executable graph (cuGraphExecHostNodeSetParams,
- * cuGraphExecMemcpyNodeSetParams, cuGraphExecNodeSetParams,
+ * cuGraphExecMemcpyNodeSetParams, cuGraphExecMemsetNodeSetParams,
+ * cuGraphExecEventRecordNodeSetEvent, cuGraphExecEventWaitNodeSetEvent,
+ * cuGraphExecChildGraphNodeSetParams, cuGraphExecNodeSetParams for those,
  * cuGraphExecUpdate, both ABIs), and conditional nodes.
  *
  * A change to an executable graph affects the launches made after it:
@@ -274,10 +276,62 @@ CUresult CUDAAPI cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphN
     return r;
 }
 
+CUresult CUDAAPI cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx)
+{
+    emu_lock();
+    emu_op *t = NULL;
+    CUresult made = ctx ? emu_ctx_check(ctx) : CUDA_SUCCESS;
+    if (made == CUDA_SUCCESS)
+        made = emu_memset_node_op(memsetParams, &t);
+    CUresult r = exec_set(hGraphExec, hNode, CU_GRAPH_NODE_TYPE_MEMSET, made, t);
+    emu_unlock();
+    return r;
+}
+
+/* An event record or wait node of the executable graph records or waits
+ * for another event from the next launch on. */
+static CUresult exec_set_event(CUgraphExec e, CUgraphNode node, CUevent ev, bool record)
+{
+    emu_lock();
+    emu_op *t = NULL;
+    CUresult made = emu_event_node_op(ev, record, &t);
+    CUresult r = exec_set(e, node, record ? CU_GRAPH_NODE_TYPE_EVENT_RECORD : CU_GRAPH_NODE_TYPE_WAIT_EVENT,
+                          made, t);
+    emu_unlock();
+    return r;
+}
+
+CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
+{
+    return exec_set_event(hGraphExec, hNode, event, true);
+}
+
+CUresult CUDAAPI cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
+{
+    return exec_set_event(hGraphExec, hNode, event, false);
+}
+
+/* "as though the nodes contained in hNode's graph had the parameters
+ * contained in childGraph's nodes at instantiation": childGraph must have
+ * the topology of the node's graph. */
+CUresult CUDAAPI cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraph childGraph)
+{
+    emu_lock();
+    CUresult r = emu_node_check_type(hNode, CU_GRAPH_NODE_TYPE_GRAPH);
+    if (r == CUDA_SUCCESS)
+        r = emu_graph_check(childGraph);
+    if (r == CUDA_SUCCESS)
+        r = emu_exec_set_child(hGraphExec, hNode, childGraph);
+    emu_unlock();
+    return r;
+}
+
 CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams)
 {
     if (!nodeParams)
         return CUDA_ERROR_INVALID_VALUE;
+    const CUDA_MEMSET_NODE_PARAMS_v2 *m = &nodeParams->memset;
     switch (nodeParams->type) {
     case CU_GRAPH_NODE_TYPE_HOST:
         return cuGraphExecHostNodeSetParams(hGraphExec, hNode,
@@ -285,6 +339,17 @@ CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hN
     case CU_GRAPH_NODE_TYPE_MEMCPY:
         return cuGraphExecMemcpyNodeSetParams(hGraphExec, hNode, &nodeParams->memcpy.copyParams,
                                               nodeParams->memcpy.copyCtx);
+    case CU_GRAPH_NODE_TYPE_MEMSET:
+        return cuGraphExecMemsetNodeSetParams(hGraphExec, hNode,
+                                              &(CUDA_MEMSET_NODE_PARAMS){ m->dst, m->pitch, m->value,
+                                                                          m->elementSize, m->width, m->height },
+                                              m->ctx);
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+        return cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, nodeParams->eventRecord.event);
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+        return cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, nodeParams->eventWait.event);
+    case CU_GRAPH_NODE_TYPE_GRAPH:
+        return cuGraphExecChildGraphNodeSetParams(hGraphExec, hNode, nodeParams->graph.graph);
     default:
         return CUDA_ERROR_NOT_SUPPORTED;
     }

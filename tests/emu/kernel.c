@@ -290,29 +290,88 @@ static CUresult pack_args(const emu_kernel *f, void **params, void **extra, unsi
     return CUDA_SUCCESS;
 }
 
+/* A launch's kernel operation, its parameters read now (lock held). */
+CUresult emu_kernel_launch_op(CUfunction f, void **params, void **extra, emu_op **out)
+{
+    if (!kernel_of(f))
+        return CUDA_ERROR_INVALID_HANDLE;
+    kernel_op *k = emu_op_new(&kernel_class, sizeof *k);
+    k->f = f;
+    k->k = kernel_of(f);
+    CUresult r = pack_args(k->k, params, extra, k->args);
+    if (r != CUDA_SUCCESS) {
+        emu_op_discard(&k->op);
+        return r;
+    }
+    *out = &k->op;
+    return CUDA_SUCCESS;
+}
+
+CUresult emu_kernel_check_dims(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz)
+{
+    if (!gx || !gy || !gz || !bx || !by || !bz || (unsigned long)bx * by * bz > 1024)
+        return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+}
+
+/* The events a cuLaunchKernelEx launch records (its attributes): those
+ * that fire when the kernel starts, recorded just before its operation
+ * (all prior work of the stream done, the kernel about to run), and one
+ * that fires when it ends. */
+typedef struct launch_events {
+    CUevent at_start[2];
+    unsigned nstart;
+    CUevent at_end;
+} launch_events;
+
+/* Submits the launch's record operations and its kernel, in stream order
+ * (lock held); every operation is built before any is submitted. */
+static CUresult submit_launch(CUstream s, emu_op *kernel, const launch_events *ev)
+{
+    emu_op *start[2] = { NULL, NULL }, *end = NULL;
+    CUresult r = CUDA_SUCCESS;
+    if (ev && emu_capturing(s))
+        r = CUDA_ERROR_NOT_SUPPORTED; /* no programmatic edges in the emulator's graphs */
+    for (unsigned i = 0; ev && r == CUDA_SUCCESS && i < ev->nstart; i++)
+        r = emu_launch_event_op(ev->at_start[i], s, &start[i]);
+    if (ev && r == CUDA_SUCCESS && ev->at_end)
+        r = emu_launch_event_op(ev->at_end, s, &end);
+    if (r != CUDA_SUCCESS) {
+        for (unsigned i = 0; i < 2; i++)
+            if (start[i])
+                emu_op_discard(start[i]);
+        emu_op_discard(kernel);
+        return r;
+    }
+    uint64_t seq;
+    for (unsigned i = 0; ev && i < ev->nstart; i++)
+        emu_submit(s, start[i], &seq); /* cannot fail: the stream was checked, it is not capturing */
+    r = emu_submit(s, kernel, &seq);
+    if (end)
+        emu_submit(s, end, &seq);
+    return r;
+}
+
 static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                        unsigned by, unsigned bz, unsigned shmem, CUstream hs, void **params,
-                       void **extra, emu_null_stream null_means)
+                       void **extra, const launch_events *ev, emu_null_stream null_means)
 {
     (void)shmem;                /* a CPU function has no shared memory */
     if (!f)
         return CUDA_ERROR_INVALID_HANDLE;
-    if (!gx || !gy || !gz || !bx || !by || !bz || (unsigned long)bx * by * bz > 1024)
-        return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = emu_kernel_check_dims(gx, gy, gz, bx, by, bz);
+    if (r != CUDA_SUCCESS)
+        return r;
     emu_lock();
     CUstream s;
-    CUresult r = kernel_of(f) ? emu_stream_get(hs, null_means, &s) : CUDA_ERROR_INVALID_HANDLE;
-    if (r == CUDA_SUCCESS) {
-        kernel_op *k = emu_op_new(&kernel_class, sizeof *k);
-        k->f = f;
-        k->k = kernel_of(f);
-        r = pack_args(k->k, params, extra, k->args);
-        uint64_t seq;
-        if (r == CUDA_SUCCESS)
-            r = emu_submit(s, &k->op, &seq);
-        else
-            emu_op_discard(&k->op);
-    }
+    emu_op *k = NULL;
+    r = emu_stream_get(hs, null_means, &s);
+    if (r == CUDA_SUCCESS)
+        r = emu_capture_check_enqueue(s);
+    if (r == CUDA_SUCCESS)
+        r = emu_kernel_launch_op(f, params, extra, &k);
+    if (r == CUDA_SUCCESS)
+        r = submit_launch(s, k, ev);
     emu_unlock();
     return r;
 }
@@ -323,22 +382,56 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
      void **extra)
 CUresult CUDAAPI cuLaunchKernel_ptsz LAUNCH_PARAMS;
 EMU_NULL_STREAM_ABIS(cuLaunchKernel, cuLaunchKernel_ptsz, LAUNCH_PARAMS, launch, f, gx, gy, gz, bx,
-                     by, bz, shmem, hs, params, extra)
+                     by, bz, shmem, hs, params, extra, NULL)
 
 #define COOPERATIVE_PARAMS                                                                    \
     (CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,          \
      unsigned int by, unsigned int bz, unsigned int shmem, CUstream hs, void **params)
 CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz COOPERATIVE_PARAMS;
 EMU_NULL_STREAM_ABIS(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz, COOPERATIVE_PARAMS,
-                     launch, f, gx, gy, gz, bx, by, bz, shmem, hs, params, NULL)
+                     launch, f, gx, gy, gz, bx, by, bz, shmem, hs, params, NULL, NULL)
+
+/* The event attributes of a launch: CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT
+ * fires "once all blocks of the kernel have begun execution";
+ * CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT once every block has triggered
+ * it, which each does at its start with triggerAtBlockStart, and else
+ * (the emulator's kernels never call cudaTriggerProgrammaticLaunchCompletion)
+ * by terminating.  Record flags other than the default are refused (the
+ * driver does not accept CU_EVENT_RECORD_EXTERNAL there); other attributes
+ * change nothing here. */
+static CUresult launch_events_of(const CUlaunchConfig *cfg, launch_events *ev)
+{
+    *ev = (launch_events){ .nstart = 0 };
+    for (unsigned i = 0; cfg->attrs && i < cfg->numAttrs; i++) {
+        const CUlaunchAttribute *a = &cfg->attrs[i];
+        if (a->id == CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT) {
+            if (a->value.launchCompletionEvent.flags != CU_EVENT_RECORD_DEFAULT || ev->nstart == 2)
+                return CUDA_ERROR_INVALID_VALUE;
+            ev->at_start[ev->nstart++] = a->value.launchCompletionEvent.event;
+        } else if (a->id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT) {
+            if (a->value.programmaticEvent.flags != CU_EVENT_RECORD_DEFAULT || ev->nstart == 2 || ev->at_end)
+                return CUDA_ERROR_INVALID_VALUE;
+            if (a->value.programmaticEvent.triggerAtBlockStart)
+                ev->at_start[ev->nstart++] = a->value.programmaticEvent.event;
+            else
+                ev->at_end = a->value.programmaticEvent.event;
+        }
+    }
+    return CUDA_SUCCESS;
+}
 
 static CUresult launch_ex(const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra,
                           emu_null_stream null_means)
 {
-    if (!cfg)
+    if (!cfg || (cfg->numAttrs && !cfg->attrs))
         return CUDA_ERROR_INVALID_VALUE;
+    launch_events ev;
+    CUresult r = launch_events_of(cfg, &ev);
+    if (r != CUDA_SUCCESS)
+        return r;
     return launch(f, cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ, cfg->blockDimX, cfg->blockDimY,
-                  cfg->blockDimZ, cfg->sharedMemBytes, cfg->hStream, params, extra, null_means);
+                  cfg->blockDimZ, cfg->sharedMemBytes, cfg->hStream, params, extra,
+                  ev.nstart || ev.at_end ? &ev : NULL, null_means);
 }
 
 #define LAUNCH_EX_PARAMS (const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)
@@ -357,19 +450,9 @@ CUresult emu_kernel_node_op(const CUDA_KERNEL_NODE_PARAMS *p, emu_op **out)
     CUfunction f = p->func ? p->func : (CUfunction)p->kern;
     if (!kernel_of(f))
         return CUDA_ERROR_INVALID_HANDLE;
-    if (!p->gridDimX || !p->gridDimY || !p->gridDimZ || !p->blockDimX || !p->blockDimY ||
-        !p->blockDimZ || (unsigned long)p->blockDimX * p->blockDimY * p->blockDimZ > 1024)
-        return CUDA_ERROR_INVALID_VALUE;
-    kernel_op *k = emu_op_new(&kernel_class, sizeof *k);
-    k->f = f;
-    k->k = kernel_of(f);
-    CUresult r = pack_args(k->k, p->kernelParams, p->extra, k->args);
-    if (r != CUDA_SUCCESS) {
-        emu_op_discard(&k->op);
-        return r;
-    }
-    *out = &k->op;
-    return CUDA_SUCCESS;
+    CUresult r = emu_kernel_check_dims(p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY,
+                                       p->blockDimZ);
+    return r == CUDA_SUCCESS ? emu_kernel_launch_op(f, p->kernelParams, p->extra, out) : r;
 }
 
 /* The parameters back, as the driver gives them: kernelParams (never

@@ -20,6 +20,8 @@ emu_libcuda_la_SOURCES = \
 	emu/event.c \
 	emu/hostfn.c \
 	emu/kernel.c \
+	emu/kernel_multi.c \
+	emu/kernel_legacy.c \
 	emu/memop.c \
 	emu/registry.c \
 	emu/memory.c \
@@ -78,7 +80,8 @@ SGEMU_TESTS = \
 	emu/t-devices \
 	emu/t-hostkinds \
 	emu/t-graph-update \
-	emu/t-kernel
+	emu/t-kernel \
+	emu/t-launch
 check_PROGRAMS += $(SGEMU_TESTS)
 TESTS += $(SGEMU_TESTS)
 noinst_HEADERS += emu/t-util.h
@@ -129,3 +132,5 @@ emu_t_graph_update_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
 emu_t_graph_update_LDADD = $(SGEMU_TEST_LDADD)
 emu_t_kernel_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
 emu_t_kernel_LDADD = $(SGEMU_TEST_LDADD)
+emu_t_launch_CPPFLAGS = $(SGEMU_TEST_CPPFLAGS)
+emu_t_launch_LDADD = $(SGEMU_TEST_LDADD)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* memset.c - cuMemsetD8/D16/D32, their Async forms and the 2D Async ones.
+/* memset.c - cuMemsetD8/D16/D32, their 2D forms (cuMemsetD2D8/16/32), and
+ * the Async forms of both.
  *
  * "API synchronization behavior": the synchronous memsets are asynchronous
  * to the host unless the target is page-locked host memory, where they are
@@ -156,7 +157,7 @@ EMU_NULL_STREAM_ABIS(cuMemsetD32Async, cuMemsetD32Async_ptsz,
 /* ---- 2D memsets: the op of a memset node, submitted to a stream ---------- */
 
 static CUresult memset_2d_submit(CUdeviceptr dst, size_t pitch, uint32_t value, size_t elem,
-                                 size_t width, size_t height, CUstream hs,
+                                 size_t width, size_t height, bool async, CUstream hs,
                                  emu_null_stream null_means)
 {
     if (!width || !height)
@@ -170,9 +171,18 @@ static CUresult memset_2d_submit(CUdeviceptr dst, size_t pitch, uint32_t value, 
     CUresult r = emu_stream_get(hs, null_means, &s);
     if (r == CUDA_SUCCESS)
         r = emu_memset_node_op(&p, &op);
-    uint64_t seq;
+    bool host = r == CUDA_SUCCESS && ((memset_op *)op)->host;
+    /* As for the 1D forms: a synchronous memset of page-locked memory
+     * waits, which a capture cannot record. */
+    if (r == CUDA_SUCCESS && !async && host && emu_capturing(s)) {
+        emu_op_discard(op);
+        r = emu_capture_fail(s, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+    }
+    uint64_t seq = 0;
     if (r == CUDA_SUCCESS)
         r = emu_submit(s, op, &seq);
+    if (r == CUDA_SUCCESS && !async && host && seq)
+        emu_host_wait_op(s, seq);
     emu_unlock();
     return r;
 }
@@ -180,8 +190,17 @@ static CUresult memset_2d_submit(CUdeviceptr dst, size_t pitch, uint32_t value, 
 #define MEMSET_2D_PARAMS(T) \
     (CUdeviceptr dstDevice, size_t dstPitch, T value, size_t Width, size_t Height, CUstream hStream)
 EMU_NULL_STREAM_ABIS(cuMemsetD2D8Async, cuMemsetD2D8Async_ptsz, MEMSET_2D_PARAMS(unsigned char),
-                     memset_2d_submit, dstDevice, dstPitch, value, 1, Width, Height, hStream)
+                     memset_2d_submit, dstDevice, dstPitch, value, 1, Width, Height, true, hStream)
 EMU_NULL_STREAM_ABIS(cuMemsetD2D16Async, cuMemsetD2D16Async_ptsz, MEMSET_2D_PARAMS(unsigned short),
-                     memset_2d_submit, dstDevice, dstPitch, value, 2, Width, Height, hStream)
+                     memset_2d_submit, dstDevice, dstPitch, value, 2, Width, Height, true, hStream)
 EMU_NULL_STREAM_ABIS(cuMemsetD2D32Async, cuMemsetD2D32Async_ptsz, MEMSET_2D_PARAMS(unsigned int),
-                     memset_2d_submit, dstDevice, dstPitch, value, 4, Width, Height, hStream)
+                     memset_2d_submit, dstDevice, dstPitch, value, 4, Width, Height, true, hStream)
+
+#define MEMSET_2D_SYNC_PARAMS(T) \
+    (CUdeviceptr dstDevice, size_t dstPitch, T value, size_t Width, size_t Height)
+EMU_NULL_STREAM_ABIS(cuMemsetD2D8_v2, cuMemsetD2D8_v2_ptds, MEMSET_2D_SYNC_PARAMS(unsigned char),
+                     memset_2d_submit, dstDevice, dstPitch, value, 1, Width, Height, false, NULL)
+EMU_NULL_STREAM_ABIS(cuMemsetD2D16_v2, cuMemsetD2D16_v2_ptds, MEMSET_2D_SYNC_PARAMS(unsigned short),
+                     memset_2d_submit, dstDevice, dstPitch, value, 2, Width, Height, false, NULL)
+EMU_NULL_STREAM_ABIS(cuMemsetD2D32_v2, cuMemsetD2D32_v2_ptds, MEMSET_2D_SYNC_PARAMS(unsigned int),
+                     memset_2d_submit, dstDevice, dstPitch, value, 4, Width, Height, false, NULL)

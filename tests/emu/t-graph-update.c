@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* graph_update.c: the generic node API, parameter changes of graphs and of
- * executable graphs (from the next launch on), cuGraphExecUpdate (same
- * topology only) and IF conditional nodes (their body runs when the
- * default value assigned at each launch is non-zero). */
+ * executable graphs (from the next launch on; memcpy, host, memset, event
+ * and child graph nodes), cuGraphExecUpdate (same topology only) and IF
+ * conditional nodes (their body runs when the default value assigned at
+ * each launch is non-zero). */
 #include "t-util.h"
 
 #define N 4096
@@ -90,6 +91,51 @@ int main(void)
     SGT_CHECK(cuGraphAddEmptyNode(&empty, other, NULL, 0));
     SGT_EXPECT(cuGraphExecUpdate(x2, other, &info) == CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
     SGT_EXPECT(info.result == CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED);
+
+    /* A memset node, directly and in a child graph, set to another target. */
+    memset(a, 0, N), memset(b, 0, N);
+    CUgraph mg, child_a, child_b;
+    CUgraphNode ms, inner, child;
+    CUDA_MEMSET_NODE_PARAMS to_a = { .dst = (CUdeviceptr)(uintptr_t)a, .value = 7, .elementSize = 1,
+                                     .width = N, .height = 1 };
+    CUDA_MEMSET_NODE_PARAMS to_bm = to_a;
+    to_bm.dst = (CUdeviceptr)(uintptr_t)b;
+    SGT_CHECK(cuGraphCreate(&mg, 0));
+    SGT_CHECK(cuGraphAddMemsetNode(&ms, mg, NULL, 0, &to_a, ctx));
+    SGT_CHECK(cuGraphCreate(&child_a, 0));
+    SGT_CHECK(cuGraphAddMemsetNode(&inner, child_a, NULL, 0, &to_a, ctx));
+    SGT_CHECK(cuGraphCreate(&child_b, 0));
+    SGT_CHECK(cuGraphAddMemsetNode(&inner, child_b, NULL, 0, &to_bm, ctx));
+    SGT_CHECK(cuGraphAddChildGraphNode(&child, mg, &ms, 1, child_a));
+    CUgraphExec mx;
+    SGT_CHECK(cuGraphInstantiate(&mx, mg, 0));
+    SGT_CHECK(cuGraphExecMemsetNodeSetParams(mx, ms, &to_bm, ctx));
+    SGT_CHECK(cuGraphExecChildGraphNodeSetParams(mx, child, child_b));
+    SGT_EXPECT(cuGraphExecChildGraphNodeSetParams(mx, child, other) == CUDA_ERROR_INVALID_VALUE);
+    launch(mx, s);
+    SGT_EXPECT(all_zero(a, N) && b[0] == 7 && b[N - 1] == 7);
+    CUgraphNodeParams back_to_a = { .type = CU_GRAPH_NODE_TYPE_GRAPH };
+    back_to_a.graph.graph = child_a;
+    SGT_CHECK(cuGraphExecNodeSetParams(mx, child, &back_to_a));
+    memset(b, 0, N);
+    launch(mx, s);
+    SGT_EXPECT(a[0] == 7 && b[0] == 7); /* the node still writes b, the child a again */
+
+    /* An event record node set to another event records that one. */
+    CUevent e1 = sgt_event(), e2 = sgt_event();
+    CUgraph eg;
+    CUgraphNode rec;
+    SGT_CHECK(cuGraphCreate(&eg, 0));
+    SGT_CHECK(cuGraphAddEventRecordNode(&rec, eg, NULL, 0, e1));
+    CUgraphExec ex;
+    SGT_CHECK(cuGraphInstantiate(&ex, eg, 0));
+    SGT_CHECK(cuGraphExecEventRecordNodeSetEvent(ex, rec, e2));
+    sgt_hold *hold = sgt_hold_stream(s);
+    SGT_CHECK(cuGraphLaunch(ex, s));
+    SGT_EXPECT(cuEventQuery(e2) == CUDA_ERROR_NOT_READY && cuEventQuery(e1) == CUDA_SUCCESS);
+    sgt_release(hold);
+    SGT_CHECK(cuStreamSynchronize(s));
+    SGT_EXPECT(cuGraphExecEventWaitNodeSetEvent(ex, rec, e1) == CUDA_ERROR_INVALID_VALUE); /* not a wait node */
 
     /* IF nodes: the body runs when the value assigned at launch is non-zero. */
     for (unsigned value = 0; value < 2; value++) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Memory: the unified address space (pointer attributes, host
- * registration), memsets, generic, 2D and 3D copies. */
+ * registration), memsets (synchronous 2D ones too), generic, 2D, 3D and
+ * 3D peer copies, 1D copies between CUDA arrays and host memory. */
 #include "t-util.h"
 
 #include <stdlib.h>
@@ -169,10 +170,97 @@ static void copies_2d_3d(void)
     SGT_EXPECT(cuMemcpy2D(&c2) == CUDA_ERROR_INVALID_VALUE);
 }
 
+/* Synchronous 2D memsets: of device memory they return before running
+ * (held: not done), of pinned memory once done (the release fires). */
+static void memsets_2d_sync(void)
+{
+    CUdeviceptr d;
+    SGT_CHECK(cuMemAlloc(&d, 256));
+    SGT_CHECK(cuMemsetD8(d, 0, 256));
+    sgt_hold *hold = sgt_hold_stream(NULL);
+    SGT_CHECK(cuMemsetD2D32(d, 64, 0x01020304u, 4, 4)); /* 4 rows of 16 bytes, 64 apart */
+    SGT_EXPECT(cuStreamQuery(NULL) == CUDA_ERROR_NOT_READY);
+    sgt_release(hold);
+    unsigned char out[256];
+    SGT_CHECK(cuMemcpyDtoH(out, d, sizeof out));
+    SGT_EXPECT(out[0] == 4 && out[15] == 1 && out[16] == 0 && out[64 * 3 + 12] == 4 && out[255] == 0);
+    unsigned char *h = pinned_zeroed(256);
+    hold = sgt_hold_stream(NULL);
+    sgt_release_when_host_waits(hold);
+    SGT_CHECK(cuMemsetD2D8((CUdeviceptr)(uintptr_t)h, 32, 0x5a, 8, 8)); /* waits */
+    SGT_EXPECT(h[0] == 0x5a && h[7] == 0x5a && h[8] == 0 && h[32 * 7 + 7] == 0x5a);
+    SGT_CHECK(cuMemFreeHost(h));
+    SGT_CHECK(cuMemFree(d));
+}
+
+/* A 1D array and host memory: a byte offset into it, in stream order. */
+static void array_copies(void)
+{
+    CUDA_ARRAY3D_DESCRIPTOR ad = { .Width = 256, .Format = CU_AD_FORMAT_UNSIGNED_INT8, .NumChannels = 4 };
+    CUarray arr;
+    SGT_CHECK(cuArray3DCreate(&arr, &ad));
+    unsigned char src[1024], back[1024];
+    fill_pattern(src, sizeof src, 3);
+    SGT_CHECK(cuMemcpyHtoA(arr, 0, src, sizeof src));
+    SGT_EXPECT(cuMemcpyHtoA(arr, 1000, src, 100) == CUDA_ERROR_INVALID_VALUE); /* past its end */
+    CUstream s;
+    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    unsigned char *h = pinned_zeroed(512);
+    sgt_hold *hold = sgt_hold_stream(s);
+    SGT_CHECK(cuMemcpyAtoHAsync(h, arr, 512, 512, s));
+    SGT_EXPECT(all_zero(h, 512));
+    sgt_release(hold);
+    SGT_CHECK(cuStreamSynchronize(s));
+    SGT_EXPECT(memcmp(h, src + 512, 512) == 0);
+    memset(h, 0x77, 512);
+    SGT_CHECK(cuMemcpyHtoAAsync(arr, 0, h, 512, s));
+    SGT_CHECK(cuStreamSynchronize(s));
+    SGT_CHECK(cuMemcpyAtoH(back, arr, 0, sizeof back));
+    SGT_EXPECT(back[0] == 0x77 && back[511] == 0x77 && memcmp(back + 512, src + 512, 512) == 0);
+    SGT_CHECK(cuMemFreeHost(h));
+    SGT_CHECK(cuStreamDestroy(s));
+    SGT_CHECK(cuArrayDestroy(arr));
+}
+
+/* cuMemcpy3DPeer*: a 3D copy naming both sides' contexts, which must be
+ * usable. */
+static void copies_3d_peer(void)
+{
+    CUcontext ctx;
+    SGT_CHECK(cuCtxGetCurrent(&ctx));
+    CUdeviceptr d = device_with_pattern(1024, 4);
+    unsigned char *h = pinned_zeroed(2048);
+    CUDA_MEMCPY3D_PEER p = { .srcMemoryType = CU_MEMORYTYPE_DEVICE, .srcDevice = d, .srcContext = ctx,
+                             .srcPitch = 256, .srcHeight = 4, .dstMemoryType = CU_MEMORYTYPE_HOST,
+                             .dstHost = h, .dstContext = ctx, .dstPitch = 512, .dstHeight = 4,
+                             .WidthInBytes = 256, .Height = 4, .Depth = 1 };
+    CUstream s;
+    SGT_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    sgt_hold *hold = sgt_hold_stream(s);
+    SGT_CHECK(cuMemcpy3DPeerAsync(&p, s));
+    SGT_EXPECT(all_zero(h, 2048));
+    sgt_release(hold);
+    SGT_CHECK(cuStreamSynchronize(s));
+    unsigned char want[256];
+    fill_pattern(want, sizeof want, 4);
+    SGT_EXPECT(memcmp(h, want, 256) == 0 && all_zero(h + 256, 256));
+    memset(h, 0, 2048);
+    SGT_CHECK(cuMemcpy3DPeer(&p));
+    SGT_EXPECT(memcmp(h, want, 256) == 0);
+    p.srcContext = NULL;
+    SGT_EXPECT(cuMemcpy3DPeer(&p) != CUDA_SUCCESS);
+    SGT_CHECK(cuStreamDestroy(s));
+    SGT_CHECK(cuMemFreeHost(h));
+    SGT_CHECK(cuMemFree(d));
+}
+
 int main(void)
 {
     sgt_watchdog(30);
     sgt_init();
+    memsets_2d_sync();
+    array_copies();
+    copies_3d_peer();
     pointer_attributes();
     registration();
     memsets();
@@ -181,5 +269,5 @@ int main(void)
     size_t free_b, total;
     SGT_CHECK(cuMemGetInfo(&free_b, &total));
     SGT_EXPECT(free_b <= total);
-    return pass("t-memory", "pointer attributes, registration, memsets, 1D/2D/3D copies");
+    return pass("t-memory", "pointer attributes, registration, memsets, 1D/2D/3D/3D peer and array copies");
 }

@@ -19,6 +19,12 @@
  *       out
  *   sgt_fill2(unsigned *p, unsigned *q, unsigned n, unsigned v)
  *       p[0..n) = q[0..n) = v: a launch given two allocations
+ *   sgt_gated_fill(struct sgt_gate g, unsigned *p, unsigned n, unsigned v)
+ *       waits until *g.flag >= g.value (a hold's flag, sgt_hold_gate),
+ *       then fills like sgt_fill: a kernel that has begun and cannot end
+ *       before the test releases it.  The flag's pointer is inside a
+ *       struct, where syncguard does not look, so the flag's pinned
+ *       allocation is not taken for memory the kernel writes.
  *
  * One thread does all the work: launch them on a 1x1x1 grid. */
 #ifndef SGT_KERNELS_H
@@ -43,6 +49,10 @@ struct sgt_fill_args {
 
 #define SGT_SIGNAL_SEEN 1u
 #define SGT_SIGNAL_TIMED_OUT 2u
+struct sgt_gate {
+    CUdeviceptr flag;
+    unsigned int value, pad;
+};
 
 static const char sgt_kernels_ptx[] =
     ".version 7.0\n"
@@ -151,6 +161,35 @@ static const char sgt_kernels_ptx[] =
     "    @%p1 bra FILL2_LOOP;\n"
     "FILL2_DONE:\n"
     "    ret;\n"
+    "}\n"
+    "\n"
+    ".visible .entry sgt_gated_fill(.param .align 8 .b8 sgt_gated_fill_g[16],\n"
+    "                               .param .u64 sgt_gated_fill_p, .param .u32 sgt_gated_fill_n,\n"
+    "                               .param .u32 sgt_gated_fill_v)\n"
+    "{\n"
+    "    .reg .pred %p<2>;\n"
+    "    .reg .b32 %r<6>;\n"
+    "    .reg .b64 %rd<3>;\n"
+    "    ld.param.u64 %rd2, [sgt_gated_fill_g];\n"
+    "    ld.param.u32 %r4, [sgt_gated_fill_g+8];\n"
+    "GATE_WAIT:\n"
+    "    ld.volatile.u32 %r5, [%rd2];\n"
+    "    setp.lt.u32 %p1, %r5, %r4;\n"
+    "    @%p1 bra GATE_WAIT;\n"
+    "    ld.param.u64 %rd1, [sgt_gated_fill_p];\n"
+    "    ld.param.u32 %r1, [sgt_gated_fill_n];\n"
+    "    ld.param.u32 %r2, [sgt_gated_fill_v];\n"
+    "    mov.u32 %r3, 0;\n"
+    "    setp.eq.u32 %p1, %r1, 0;\n"
+    "    @%p1 bra GATED_DONE;\n"
+    "GATED_LOOP:\n"
+    "    st.volatile.u32 [%rd1], %r2;\n"
+    "    add.s64 %rd1, %rd1, 4;\n"
+    "    add.u32 %r3, %r3, 1;\n"
+    "    setp.lt.u32 %p1, %r3, %r1;\n"
+    "    @%p1 bra GATED_LOOP;\n"
+    "GATED_DONE:\n"
+    "    ret;\n"
     "}\n";
 
 /* The emulator's CPU twins of the PTX kernels. */
@@ -228,6 +267,29 @@ static inline void sgt_cpu_fill2(const void *args)
     sgt_cpu_fill_words(q, n, v);
 }
 
+/* The gate: poll the flag as the device would (sgemu_dev_read), then fill. */
+static inline void sgt_cpu_gated_fill(const void *args)
+{
+    void (*dev_read)(void *, CUdeviceptr, size_t) =
+        (void (*)(void *, CUdeviceptr, size_t))dlsym(RTLD_DEFAULT, "sgemu_dev_read");
+    struct sgt_gate g;
+    struct sgt_fill_args a;
+    memcpy(&g, args, sizeof g);
+    memcpy(&a.p, (const char *)args + 16, 8);
+    memcpy(&a.n, (const char *)args + 24, 4);
+    memcpy(&a.v, (const char *)args + 28, 4);
+    if (!dev_read)
+        abort();
+    for (unsigned int seen = 0;;) {
+        dev_read(&seen, g.flag, sizeof seen);
+        if (seen >= g.value)
+            break;
+        struct timespec nap = { 0, 100 * 1000 };
+        nanosleep(&nap, NULL);
+    }
+    sgt_cpu_fill_words(a.p, a.n, a.v);
+}
+
 typedef void (*sgt_register_fn)(const char *, void (*)(const void *), unsigned, const size_t *,
                                 const size_t *);
 
@@ -238,6 +300,7 @@ static inline void sgt_register_cpu_kernels(void)
     static const size_t struct_off[] = { 0 }, struct_size[] = { 16 };
     static const size_t signal_off[] = { 0, 8, 12, 16 }, signal_size[] = { 8, 4, 4, 4 };
     static const size_t fill2_off[] = { 0, 8, 16, 20 }, fill2_size[] = { 8, 8, 4, 4 };
+    static const size_t gated_off[] = { 0, 16, 24, 28 }, gated_size[] = { 16, 8, 4, 4 };
     if (!reg)
         return;
     /* Same bytes either way: the struct's layout is the three scalars'. */
@@ -245,6 +308,7 @@ static inline void sgt_register_cpu_kernels(void)
     reg("sgt_fill_struct", sgt_cpu_fill, 1, struct_off, struct_size);
     reg("sgt_signal", sgt_cpu_signal, 4, signal_off, signal_size);
     reg("sgt_fill2", sgt_cpu_fill2, 4, fill2_off, fill2_size);
+    reg("sgt_gated_fill", sgt_cpu_gated_fill, 4, gated_off, gated_size);
 }
 
 /* The kernel `name` of the module above, loaded in the current context. */

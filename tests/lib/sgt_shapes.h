@@ -65,6 +65,22 @@ static inline CUgraph sgt_memcpy_graph(CUDA_MEMCPY3D p, CUcontext ctx)
     return g;
 }
 
+/* A memset node's parameters: `words` 32-bit words of value at dst (one row). */
+static inline CUDA_MEMSET_NODE_PARAMS sgt_memset_words(CUdeviceptr dst, uint32_t value, size_t words)
+{
+    return (CUDA_MEMSET_NODE_PARAMS){ .dst = dst, .value = value, .elementSize = 4, .width = words,
+                                      .height = 1 };
+}
+
+/* A new graph whose only node (in *node) is that memset node, in ctx. */
+static inline CUgraph sgt_memset_graph(CUDA_MEMSET_NODE_PARAMS p, CUcontext ctx, CUgraphNode *node)
+{
+    CUgraph g;
+    SGT_CHECK(cuGraphCreate(&g, 0));
+    SGT_CHECK(cuGraphAddMemsetNode(node, g, NULL, 0, &p, ctx));
+    return g;
+}
+
 /* How many words of a pitched pinned box are wrong once a 3D copy into it
  * completed.  The box is `depth` slices of `slice_rows` rows of `pitch`
  * bytes; the copy wrote the first `width` bytes of the first `rows` rows

@@ -119,6 +119,14 @@ sgt_hold *sgt_hold_stream(CUstream s)
     return h;
 }
 
+sgt_hold *sgt_hold_gate(CUdeviceptr *flag, cuuint32_t *value)
+{
+    sgt_hold *h = new_hold();
+    *flag = h->dflag;
+    *value = h->value;
+    return h;
+}
+
 sgt_hold *sgt_hold_stream_in_graph(CUstream s)
 {
     sgt_hold *h = new_hold();

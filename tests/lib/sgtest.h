@@ -59,6 +59,11 @@ sgt_hold *sgt_hold_stream(CUstream s);
  * of that wait: a signal handler leaving it, another thread acting while
  * it lasts). */
 sgt_hold *sgt_hold_stream_in_graph(CUstream s);
+/* A hold no stream waits on yet: *flag is its flag's device address and
+ * *value what its release stores, for a kernel that spins on the flag
+ * (sgt_kernels.h's sgt_gated_fill): the kernel has begun, and cannot
+ * finish before the release. */
+sgt_hold *sgt_hold_gate(CUdeviceptr *flag, cuuint32_t *value);
 /* Releases the hold now. */
 void sgt_release(sgt_hold *h);
 /* Releases the hold when a host thread next blocks in the driver (see

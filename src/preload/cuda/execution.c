@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of kernel launches (the driver's execution control family): work
  * that orders streams, and that may write the pinned host memory its
- * arguments point into (life/kernel.c). Host functions are hostfn.c's. */
+ * arguments point into (life/kernel.c). Host functions are hostfn.c's, the
+ * launch API before CUDA 4.0 launch_legacy.c's. */
 #include "config.h"
+
+/* cuLaunchCooperativeKernelMultiDevice is deprecated; its shim names it. */
+#define CUDA_ENABLE_DEPRECATED 1
 
 #include "life/kernel.h"
 #include "model/sync.h"
@@ -36,8 +40,30 @@ KERNEL_LAUNCH(cuLaunchCooperativeKernel, "cuLaunchCooperativeKernel", 0, s, para
 KERNEL_LAUNCH(cuLaunchCooperativeKernel_ptsz, "cuLaunchCooperativeKernel", 1, s, params, NULL,
               LAUNCH_PARAMS_NO_EXTRA, f, gx, gy, gz, bx, by, bz, shmem, s, params)
 
-#define LAUNCH_EX_PARAMS (const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)
-KERNEL_LAUNCH(cuLaunchKernelEx, "cuLaunchKernelEx", 0, cfg ? cfg->hStream : NULL, params, extra,
-              LAUNCH_EX_PARAMS, cfg, f, params, extra)
-KERNEL_LAUNCH(cuLaunchKernelEx_ptsz, "cuLaunchKernelEx", 1, cfg ? cfg->hStream : NULL, params,
-              extra, LAUNCH_EX_PARAMS, cfg, f, params, extra)
+/* cuLaunchKernelEx: a launch, and the events its attributes record
+ * (life/launch_events.c), which stand for what came before the kernel. */
+#define LAUNCH_EX(symbol, per_thread)                                                         \
+    SG_CUDA_SHIM(symbol, (const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)) \
+    {                                                                                      \
+        SG_IN_ORDER();                                                                     \
+        CUresult r = SG_FORWARD(symbol, cfg, f, params, extra);                            \
+        if (r == CUDA_SUCCESS && cfg && SG_ENTER()) {                                      \
+            sg_launch_events_recorded(cfg, per_thread);                                    \
+            sg_kernel_launched(&(struct sg_launch){ "cuLaunchKernelEx", f, cfg->hStream, per_thread, \
+                                                    params, extra });                      \
+        }                                                                                  \
+        return r;                                                                          \
+    }
+
+LAUNCH_EX(cuLaunchKernelEx, 0)
+LAUNCH_EX(cuLaunchKernelEx_ptsz, 1)
+
+/* One launch per device, each on a stream the program made (life/kernel.c). */
+SG_CUDA_SHIM(cuLaunchCooperativeKernelMultiDevice, (CUDA_LAUNCH_PARAMS *list, unsigned int n, unsigned int flags))
+{
+    SG_IN_ORDER();
+    CUresult r = SG_FORWARD(cuLaunchCooperativeKernelMultiDevice, list, n, flags);
+    if (r == CUDA_SUCCESS && list && SG_ENTER())
+        sg_kernel_launched_multi(list, n, flags);
+    return r;
+}

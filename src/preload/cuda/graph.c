@@ -134,6 +134,37 @@ SG_CUDA_SHIM(cuGraphExecMemcpyNodeSetParams, (CUgraphExec exec, CUgraphNode node
 GRAPH_EXEC_SET(cuGraphExecKernelNodeSetParams_v2, CUDA_KERNEL_NODE_PARAMS, sg_graph_exec_kernel_set)
 GRAPH_EXEC_SET(cuGraphExecBatchMemOpNodeSetParams, CUDA_BATCH_MEM_OP_NODE_PARAMS, sg_graph_exec_memop_set)
 
+SG_CUDA_SHIM(cuGraphExecMemsetNodeSetParams, (CUgraphExec exec, CUgraphNode node,
+                                             const CUDA_MEMSET_NODE_PARAMS *p, CUcontext ctx))
+{
+    CUresult r = SG_FORWARD(cuGraphExecMemsetNodeSetParams, exec, node, p, ctx);
+    if (r == CUDA_SUCCESS && p && SG_ENTER())
+        sg_graph_exec_memset_set(exec, node, p);
+    return r;
+}
+
+/* An event record or wait node given another event: launches from now on
+ * record (or wait for) that one, not the one the graph was made with. */
+#define GRAPH_EXEC_SET_EVENT(symbol, record)                                     \
+    SG_CUDA_SHIM(symbol, (CUgraphExec exec, CUgraphNode node, CUevent e))         \
+    {                                                                            \
+        CUresult r = SG_FORWARD(symbol, exec, node, e);                          \
+        if (r == CUDA_SUCCESS && SG_ENTER())                                     \
+            sg_graph_exec_event_set(exec, node, e, record);                      \
+        return r;                                                                \
+    }
+
+GRAPH_EXEC_SET_EVENT(cuGraphExecEventRecordNodeSetEvent, 1)
+GRAPH_EXEC_SET_EVENT(cuGraphExecEventWaitNodeSetEvent, 0)
+
+SG_CUDA_SHIM(cuGraphExecChildGraphNodeSetParams, (CUgraphExec exec, CUgraphNode node, CUgraph child))
+{
+    CUresult r = SG_FORWARD(cuGraphExecChildGraphNodeSetParams, exec, node, child);
+    if (r == CUDA_SUCCESS && SG_ENTER())
+        sg_graph_exec_child_set(exec, node, child);
+    return r;
+}
+
 /* The CUDA 10.1 ABI: the parameters without kern and ctx. */
 SG_CUDA_SHIM(cuGraphExecKernelNodeSetParams, (CUgraphExec exec, CUgraphNode node,
                                              const CUDA_KERNEL_NODE_PARAMS_v1 *p))
@@ -159,27 +190,55 @@ SG_CUDA_SHIM(cuGraphExecHostNodeSetParams, (CUgraphExec exec, CUgraphNode node, 
     return r;
 }
 
+/* The generic update, node type by node type, as the typed calls above. */
+static void exec_node_set(CUgraphExec exec, CUgraphNode node, const CUgraphNodeParams *q)
+{
+    const CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 *b = &q->memOp;
+    const CUDA_KERNEL_NODE_PARAMS_v3 *k = &q->kernel; /* the v2 fields, in order */
+    const CUDA_MEMSET_NODE_PARAMS_v2 *m = &q->memset;
+    switch (q->type) {
+    case CU_GRAPH_NODE_TYPE_HOST:
+        sg_graph_exec_host_set(exec, node, (const CUDA_HOST_NODE_PARAMS *)&q->host);
+        break;
+    case CU_GRAPH_NODE_TYPE_MEMCPY:
+        sg_graph_exec_copy_set(exec, node, &q->memcpy.copyParams);
+        break;
+    case CU_GRAPH_NODE_TYPE_BATCH_MEM_OP:
+        sg_graph_exec_memop_set(exec, node, &(CUDA_BATCH_MEM_OP_NODE_PARAMS){ b->ctx, b->count, b->paramArray,
+                                                                            b->flags });
+        break;
+    case CU_GRAPH_NODE_TYPE_KERNEL:
+        sg_graph_exec_kernel_set(exec, node, &(CUDA_KERNEL_NODE_PARAMS){ .func = k->func,
+                                                                       .kernelParams = k->kernelParams,
+                                                                       .extra = k->extra, .kern = k->kern,
+                                                                       .ctx = k->ctx });
+        break;
+    case CU_GRAPH_NODE_TYPE_MEMSET:
+        sg_graph_exec_memset_set(exec, node, &(CUDA_MEMSET_NODE_PARAMS){ m->dst, m->pitch, m->value,
+                                                                       m->elementSize, m->width, m->height });
+        break;
+    case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+        sg_graph_exec_event_set(exec, node, q->eventRecord.event, 1);
+        break;
+    case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+        sg_graph_exec_event_set(exec, node, q->eventWait.event, 0);
+        break;
+    case CU_GRAPH_NODE_TYPE_GRAPH:
+        sg_graph_exec_child_set(exec, node, q->graph.graph);
+        break;
+    default:
+        break; /* nothing syncguard reads off a graph */
+    }
+}
+
 SG_CUDA_SHIM(cuGraphExecNodeSetParams, (CUgraphExec exec, CUgraphNode node, CUgraphNodeParams *p))
 {
     if (!SG_ENTER())
         return SG_FORWARD(cuGraphExecNodeSetParams, exec, node, p);
     CUgraphNodeParams mine, *q = sg_graph_wrapped_node_params(p, &mine);
     CUresult r = SG_FORWARD(cuGraphExecNodeSetParams, exec, node, q);
-    if (r == CUDA_SUCCESS && q && q->type == CU_GRAPH_NODE_TYPE_HOST)
-        sg_graph_exec_host_set(exec, node, (const CUDA_HOST_NODE_PARAMS *)&q->host);
-    if (r == CUDA_SUCCESS && q && q->type == CU_GRAPH_NODE_TYPE_MEMCPY)
-        sg_graph_exec_copy_set(exec, node, &q->memcpy.copyParams);
-    if (r == CUDA_SUCCESS && q && q->type == CU_GRAPH_NODE_TYPE_BATCH_MEM_OP) {
-        const CUDA_BATCH_MEM_OP_NODE_PARAMS_v2 *b = &q->memOp;
-        CUDA_BATCH_MEM_OP_NODE_PARAMS v1 = { b->ctx, b->count, b->paramArray, b->flags };
-        sg_graph_exec_memop_set(exec, node, &v1);
-    }
-    if (r == CUDA_SUCCESS && q && q->type == CU_GRAPH_NODE_TYPE_KERNEL) {
-        const CUDA_KERNEL_NODE_PARAMS_v3 *k = &q->kernel; /* the v2 fields, in order */
-        CUDA_KERNEL_NODE_PARAMS v2 = { .func = k->func, .kernelParams = k->kernelParams,
-                                       .extra = k->extra, .kern = k->kern, .ctx = k->ctx };
-        sg_graph_exec_kernel_set(exec, node, &v2);
-    }
+    if (r == CUDA_SUCCESS && q)
+        exec_node_set(exec, node, q);
     return r;
 }
 

@@ -2,15 +2,19 @@
 /* Shims of the copy family. An async copy whose host side is pinned runs
  * after the call returns, so its host range is handed to the model to be
  * guarded; a pageable one is complete on return and is left alone. A
- * synchronous D2H copy also tells the host that its stream's earlier work
- * is complete. */
+ * synchronous copy with a host side also tells the host that its stream's
+ * earlier work is complete; one between device buffers is work on the
+ * null stream (null_stream.h). Copies between a CUDA array and host
+ * memory follow the rules of copies between device and host memory. */
 #include "config.h"
 
+#include "driver/driver.h"
 #include "life/life.h"
 #include "life/site.h"
 #include "model/copies.h"
 #include "model/incall.h"
 #include "model/sync.h"
+#include "preload/cuda/null_stream.h"
 #include "preload/shim.h"
 
 /* After the driver accepted an async copy: guard its pinned host sides. A
@@ -94,19 +98,27 @@ ASYNC_COPY(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", 1, sg_copy_mapped_sid
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
+#define COPY_PARAMS void *dst, CUarray src, size_t off, size_t n, CUstream hStream
+#define COPY_ARGS dst, src, off, n, hStream
+ASYNC_COPY(cuMemcpyAtoHAsync_v2, "cuMemcpyAtoHAsync", 0, (uintptr_t)dst, 0, 1)
+ASYNC_COPY(cuMemcpyAtoHAsync_v2_ptsz, "cuMemcpyAtoHAsync", 1, (uintptr_t)dst, 0, 1)
+#undef COPY_PARAMS
+#undef COPY_ARGS
+
+#define COPY_PARAMS CUarray dst, size_t off, const void *src, size_t n, CUstream hStream
+#define COPY_ARGS dst, off, src, n, hStream
+ASYNC_COPY(cuMemcpyHtoAAsync_v2, "cuMemcpyHtoAAsync", 0, 0, (uintptr_t)src, 0)
+ASYNC_COPY(cuMemcpyHtoAAsync_v2_ptsz, "cuMemcpyHtoAAsync", 1, 0, (uintptr_t)src, 0)
+#undef COPY_PARAMS
+#undef COPY_ARGS
+
 /* A synchronous copy is an operation on the null stream; when one side is
  * host memory its return means the stream's earlier work is done (to the
  * host: the copy completed; from the host: the stream was synchronized
  * before the copy started, or the copy was synchronous). */
-#define SYNC_COPY(symbol, per_thread, has_host_side, api)                          \
-    SG_CUDA_SHIM(symbol, (COPY_PARAMS))                                            \
-    {                                                                          \
-        if (!SG_ENTER() || !sg_observe_needed() || !(has_host_side))           \
-            return SG_FORWARD(symbol, COPY_ARGS);                              \
-        return SG_COMPLETING_COPY(api, NULL, per_thread,                      \
-                                  SG_FORWARD_IN_CALL(api, NULL, per_thread,    \
-                                                     symbol, COPY_ARGS));      \
-    }
+#define SYNC_COPY(symbol, per_thread, has_host_side, api)                                  \
+    SG_NULL_STREAM_CALL(symbol, api, per_thread, has_host_side, SG_NULL_STREAM_NOTE(per_thread), \
+                        (COPY_PARAMS), COPY_ARGS)
 
 #define COPY_PARAMS void *dst, CUdeviceptr src, size_t n
 #define COPY_ARGS dst, src, n
@@ -122,12 +134,67 @@ SYNC_COPY(cuMemcpyHtoD_v2_ptds, 1, 1, "cuMemcpyHtoD")
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
-#define COPY_PARAMS CUdeviceptr dst, CUdeviceptr src, size_t n
-#define COPY_ARGS dst, src, n
-SYNC_COPY(cuMemcpy, 0, sg_is_host_pointer(dst) || sg_is_host_pointer(src), "cuMemcpy")
-SYNC_COPY(cuMemcpy_ptds, 1, sg_is_host_pointer(dst) || sg_is_host_pointer(src), "cuMemcpy")
+#define COPY_PARAMS void *dst, CUarray src, size_t off, size_t n
+#define COPY_ARGS dst, src, off, n
+SYNC_COPY(cuMemcpyAtoH_v2, 0, 1, "cuMemcpyAtoH")
+SYNC_COPY(cuMemcpyAtoH_v2_ptds, 1, 1, "cuMemcpyAtoH")
 #undef COPY_PARAMS
 #undef COPY_ARGS
+
+#define COPY_PARAMS CUarray dst, size_t off, const void *src, size_t n
+#define COPY_ARGS dst, off, src, n
+SYNC_COPY(cuMemcpyHtoA_v2, 0, 1, "cuMemcpyHtoA")
+SYNC_COPY(cuMemcpyHtoA_v2_ptds, 1, 1, "cuMemcpyHtoA")
+#undef COPY_PARAMS
+#undef COPY_ARGS
+
+/* A "device" operand that is host memory: mapped pinned memory (by its
+ * host address or the device's own), or host memory the driver knows. A
+ * synchronous copy with one is a copy with a host side. */
+static int host_operand(CUdeviceptr p)
+{
+    return sg_copy_mapped_side(p) || sg_is_host_pointer(p);
+}
+
+#define COPY_PARAMS CUdeviceptr dst, CUdeviceptr src, size_t n
+#define COPY_ARGS dst, src, n
+SYNC_COPY(cuMemcpy, 0, host_operand(dst) || host_operand(src), "cuMemcpy")
+SYNC_COPY(cuMemcpy_ptds, 1, host_operand(dst) || host_operand(src), "cuMemcpy")
+/* "For transfers from device memory to device memory, no host-side
+ * synchronization is performed." */
+SYNC_COPY(cuMemcpyDtoD_v2, 0, host_operand(dst) || host_operand(src), "cuMemcpyDtoD")
+SYNC_COPY(cuMemcpyDtoD_v2_ptds, 1, host_operand(dst) || host_operand(src), "cuMemcpyDtoD")
+#undef COPY_PARAMS
+#undef COPY_ARGS
+
+/* cuMemcpyPeer "is asynchronous with respect to the host, but serialized
+ * with respect all pending and future asynchronous work in to the current
+ * context, srcContext, and dstContext": it follows everything enqueued so
+ * far in the three contexts. (That later work of the three follows it is
+ * not modelled: an ordering left out can only cause a report, never hide
+ * a race.) */
+static void peer_work(CUcontext dc, CUcontext sc, int per_thread)
+{
+    CUcontext ctxs[3] = { sg_current_ctx(), dc, sc };
+    struct sg_vc after = { 0 }, one = { 0 }, then = { 0 };
+    for (int i = 0; i < 3; i++) {
+        if (!ctxs[i] || (i > 0 && ctxs[i] == ctxs[0]) || (i == 2 && ctxs[2] == ctxs[1]))
+            continue;
+        sg_snapshot_ctx(ctxs[i], &one);
+        sg_vc_join(&after, &one);
+    }
+    sg_note_ordered_work(NULL, per_thread, &after, &then);
+    sg_vc_free(&one), sg_vc_free(&after), sg_vc_free(&then);
+}
+
+#define PEER_SYNC(symbol, per_thread)                                                          \
+    SG_NULL_STREAM_CALL(symbol, "cuMemcpyPeer", per_thread, host_operand(d) || host_operand(src), \
+                        peer_work(dc, sc, per_thread),                                         \
+                        (CUdeviceptr d, CUcontext dc, CUdeviceptr src, CUcontext sc, size_t n), d, \
+                        dc, src, sc, n)
+
+PEER_SYNC(cuMemcpyPeer, 0)
+PEER_SYNC(cuMemcpyPeer_ptds, 1)
 
 /* Copies between device memory (and between devices) still order streams;
  * an operand that is mapped pinned memory (its host address under unified

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Shims of copies with a shape (2D, 3D) and batches of copies. Each host
- * side that is pinned is guarded with the exact rows it covers; bytes
- * between the rows (the pitch) stay the program's, so touching them is a
- * neighbour access, not a race. Synchronous 2D/3D copies with a host side
- * are complete on return. */
+/* Shims of copies with a shape (2D, 3D, 3D between contexts) and batches of
+ * copies. Each host side that is pinned is guarded with the exact rows it
+ * covers; bytes between the rows (the pitch) stay the program's, so
+ * touching them is a neighbour access, not a race. Synchronous 2D/3D
+ * copies with a host side are complete on return; between device buffers
+ * they are work on the null stream (null_stream.h). */
 #include "config.h"
 
 #include "driver/driver.h"
@@ -11,6 +12,7 @@
 #include "life/site.h"
 #include "model/incall.h"
 #include "model/sync.h"
+#include "preload/cuda/null_stream.h"
 #include "preload/shim.h"
 
 #undef cuMemcpyBatchAsync
@@ -41,6 +43,30 @@ SHAPED_ASYNC(cuMemcpy2DAsync_v2, "cuMemcpy2DAsync", 0, CUDA_MEMCPY2D, sg_copy_ca
 SHAPED_ASYNC(cuMemcpy2DAsync_v2_ptsz, "cuMemcpy2DAsync", 1, CUDA_MEMCPY2D, sg_copy_call_guard_2d)
 SHAPED_ASYNC(cuMemcpy3DAsync_v2, "cuMemcpy3DAsync", 0, CUDA_MEMCPY3D, sg_copy_call_guard_3d)
 SHAPED_ASYNC(cuMemcpy3DAsync_v2_ptsz, "cuMemcpy3DAsync", 1, CUDA_MEMCPY3D, sg_copy_call_guard_3d)
+
+/* A 3D peer copy is a 3D copy whose sides also name their contexts: the
+ * same fields but for the contexts in place of the reserved ones. */
+static CUDA_MEMCPY3D peer_as_3d(const CUDA_MEMCPY3D_PEER *p)
+{
+    return (CUDA_MEMCPY3D){
+        .srcXInBytes = p->srcXInBytes, .srcY = p->srcY, .srcZ = p->srcZ, .srcLOD = p->srcLOD,
+        .srcMemoryType = p->srcMemoryType, .srcHost = p->srcHost, .srcDevice = p->srcDevice,
+        .srcArray = p->srcArray, .srcPitch = p->srcPitch, .srcHeight = p->srcHeight,
+        .dstXInBytes = p->dstXInBytes, .dstY = p->dstY, .dstZ = p->dstZ, .dstLOD = p->dstLOD,
+        .dstMemoryType = p->dstMemoryType, .dstHost = p->dstHost, .dstDevice = p->dstDevice,
+        .dstArray = p->dstArray, .dstPitch = p->dstPitch, .dstHeight = p->dstHeight,
+        .WidthInBytes = p->WidthInBytes, .Height = p->Height, .Depth = p->Depth,
+    };
+}
+
+static void guard_3d_peer(struct copy_call *call, const CUDA_MEMCPY3D_PEER *p)
+{
+    CUDA_MEMCPY3D c = peer_as_3d(p);
+    sg_copy_call_guard_3d(call, &c);
+}
+
+SHAPED_ASYNC(cuMemcpy3DPeerAsync, "cuMemcpy3DPeerAsync", 0, CUDA_MEMCPY3D_PEER, guard_3d_peer)
+SHAPED_ASYNC(cuMemcpy3DPeerAsync_ptsz, "cuMemcpy3DPeerAsync", 1, CUDA_MEMCPY3D_PEER, guard_3d_peer)
 
 /* The source access order of copy i of a batch: attribute k applies to
  * the copies from attr_idx[k] up to the next one's start. */
@@ -154,13 +180,8 @@ BATCH_3D(cuMemcpy3DBatchAsync_v2_ptsz, 1,
              sg_copy_is_host_side((p)->dstMemoryType, (p)->dstDevice)))
 
 #define SYNC_SHAPED(symbol, per_thread, api, TYPE)                                         \
-    SG_CUDA_SHIM(symbol, (const TYPE *p))                                                      \
-    {                                                                                      \
-        if (!SG_ENTER() || !sg_observe_needed() || !DONE_SHAPED(p))                        \
-            return SG_FORWARD(symbol, p);                                                  \
-        return SG_COMPLETING_COPY(api, NULL, per_thread,                                   \
-                                  SG_FORWARD_IN_CALL(api, NULL, per_thread, symbol, p));   \
-    }
+    SG_NULL_STREAM_CALL(symbol, api, per_thread, DONE_SHAPED(p), SG_NULL_STREAM_NOTE(per_thread), \
+                        (const TYPE *p), p)
 
 SYNC_SHAPED(cuMemcpy2D_v2, 0, "cuMemcpy2D", CUDA_MEMCPY2D)
 SYNC_SHAPED(cuMemcpy2D_v2_ptds, 1, "cuMemcpy2D", CUDA_MEMCPY2D)
@@ -168,3 +189,8 @@ SYNC_SHAPED(cuMemcpy2DUnaligned_v2, 0, "cuMemcpy2DUnaligned", CUDA_MEMCPY2D)
 SYNC_SHAPED(cuMemcpy2DUnaligned_v2_ptds, 1, "cuMemcpy2DUnaligned", CUDA_MEMCPY2D)
 SYNC_SHAPED(cuMemcpy3D_v2, 0, "cuMemcpy3D", CUDA_MEMCPY3D)
 SYNC_SHAPED(cuMemcpy3D_v2_ptds, 1, "cuMemcpy3D", CUDA_MEMCPY3D)
+/* A 3D peer copy between device buffers orders like a 3D copy: unlike
+ * cuMemcpyPeer it is not documented to serialize with the contexts'
+ * other work. */
+SYNC_SHAPED(cuMemcpy3DPeer, 0, "cuMemcpy3DPeer", CUDA_MEMCPY3D_PEER)
+SYNC_SHAPED(cuMemcpy3DPeer_ptds, 1, "cuMemcpy3DPeer", CUDA_MEMCPY3D_PEER)

@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Shims of asynchronous memsets. A memset of device memory has no host
+/* Shims of memsets. An asynchronous memset of device memory has no host
  * side but orders streams; one of pinned host memory (by its host address,
  * which the driver accepts, or the device's own address of mapped memory)
  * writes it in stream order, long after the call returns, and is guarded
- * like the destination of a device-to-host copy. */
+ * like the destination of a device-to-host copy. The synchronous memsets
+ * are work on the null stream (preload/cuda/null_stream.h) which the host
+ * waits for only when they write host memory. */
 #include "config.h"
 
 #include "life/site.h"
 #include "model/incall.h"
+#include "model/model.h"
 #include "model/sync.h"
+#include "preload/cuda/null_stream.h"
 #include "preload/shim.h"
 
 static void memset_accepted(const char *api, CUstream s, int per_thread, CUdeviceptr d,
@@ -65,3 +69,46 @@ MEMSET_2D(cuMemsetD2D16Async, "cuMemsetD2D16Async", 0, unsigned short)
 MEMSET_2D(cuMemsetD2D16Async_ptsz, "cuMemsetD2D16Async", 1, unsigned short)
 MEMSET_2D(cuMemsetD2D32Async, "cuMemsetD2D32Async", 0, unsigned int)
 MEMSET_2D(cuMemsetD2D32Async_ptsz, "cuMemsetD2D32Async", 1, unsigned int)
+
+/* "The synchronous memset functions are asynchronous with respect to the
+ * host except when the target is pinned host memory or a Unified Memory
+ * region, in which case they are fully synchronous" (API synchronization
+ * behavior): such a memset returns once it is done, and so is everything
+ * before it on its stream. */
+static int memset_waits(CUdeviceptr d, size_t extent)
+{
+    if (sg_copy_mapped_side(d))
+        return 1; /* pinned, by its host address or the device's own */
+    int kind = sg_host_kind((uintptr_t)d, extent);
+    return kind == SG_HOST_PINNED || kind == SG_HOST_MANAGED;
+}
+
+#define MEMSET_1D_SYNC(symbol, api, per_thread, T)                                               \
+    SG_NULL_STREAM_CALL(symbol, api, per_thread, memset_waits(d, n * sizeof(T)),               \
+                        SG_NULL_STREAM_NOTE(per_thread), (CUdeviceptr d, T v, size_t n), d, v, n)
+
+MEMSET_1D_SYNC(cuMemsetD8_v2, "cuMemsetD8", 0, unsigned char)
+MEMSET_1D_SYNC(cuMemsetD8_v2_ptds, "cuMemsetD8", 1, unsigned char)
+MEMSET_1D_SYNC(cuMemsetD16_v2, "cuMemsetD16", 0, unsigned short)
+MEMSET_1D_SYNC(cuMemsetD16_v2_ptds, "cuMemsetD16", 1, unsigned short)
+MEMSET_1D_SYNC(cuMemsetD32_v2, "cuMemsetD32", 0, unsigned int)
+MEMSET_1D_SYNC(cuMemsetD32_v2_ptds, "cuMemsetD32", 1, unsigned int)
+
+/* The bytes a 2D memset spans, first row to last. */
+static size_t rows_extent(size_t pitch, size_t width_bytes, size_t height)
+{
+    struct sg_shape shape = rows(pitch, width_bytes, height);
+    return height ? sg_shape_extent(&shape) : 0;
+}
+
+#define MEMSET_2D_SYNC(symbol, api, per_thread, T)                                               \
+    SG_NULL_STREAM_CALL(symbol, api, per_thread, memset_waits(d, rows_extent(pitch, w * sizeof(T), h)), \
+                        SG_NULL_STREAM_NOTE(per_thread),                                         \
+                        (CUdeviceptr d, size_t pitch, T v, size_t w, size_t h), d, pitch, v, w, h)
+
+MEMSET_2D_SYNC(cuMemsetD2D8_v2, "cuMemsetD2D8", 0, unsigned char)
+MEMSET_2D_SYNC(cuMemsetD2D8_v2_ptds, "cuMemsetD2D8", 1, unsigned char)
+MEMSET_2D_SYNC(cuMemsetD2D16_v2, "cuMemsetD2D16", 0, unsigned short)
+MEMSET_2D_SYNC(cuMemsetD2D16_v2_ptds, "cuMemsetD2D16", 1, unsigned short)
+MEMSET_2D_SYNC(cuMemsetD2D32_v2, "cuMemsetD2D32", 0, unsigned int)
+MEMSET_2D_SYNC(cuMemsetD2D32_v2_ptds, "cuMemsetD2D32", 1, unsigned int)

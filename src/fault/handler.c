@@ -43,7 +43,9 @@
 #include "fault/kernel_access.h"
 #include "fault/resolve.h"
 #include "fault/strings.h"
+#include "fault/wait.h"
 #include "guard/guard.h"
+#include "life/kernel.h"
 #include "model/copies.h"
 #include "model/incall.h"
 
@@ -326,6 +328,7 @@ void sg_fault_install(void)
     sg_real_sigaction(SIGSEGV, &sa, &old);
     sg_fault_set_program_action(SIGSEGV, &old);
     sg_step_install();
+    sg_kernel_set_guarded_hook(sg_waiters_ensure);
     sg_in_lock_install();
     sg_emulate_install();
 }

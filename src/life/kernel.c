@@ -78,12 +78,21 @@ static void guard_all_pinned(struct copy_call *call)
             sg_copy_call_guard(call, pins[i].base, sg_shape_linear(pins[i].size), SG_GUARD_NO_ACCESS);
 }
 
+static void (*guarded_hook)(void);
+
+void sg_kernel_set_guarded_hook(void (*fn)(void))
+{
+    guarded_hook = fn;
+}
+
 void sg_kernel_guard(struct copy_call *call, const char *name, const uintptr_t *values, unsigned n)
 {
     call->kernel = name;
     call->origin = SG_ORIGIN_KERNEL;
     if (sg_opt.kernel_all_mapped) {
         guard_all_pinned(call);
+        if (guarded_hook)
+            guarded_hook();
         return;
     }
     uintptr_t done[SG_KPARAMS_MAX_PTRS], base;
@@ -92,6 +101,8 @@ void sg_kernel_guard(struct copy_call *call, const char *name, const uintptr_t *
     for (unsigned j = 0; j < n; j++)
         if (sg_pinned_range_any(values[j], &base, &size) && !sg_pinned_is_channel(base))
             guard_once(call, done, &ndone, base, size);
+    if (ndone && guarded_hook)
+        guarded_hook();
 }
 
 void sg_kernel_launched(const struct sg_launch *l)

@@ -33,6 +33,11 @@ unsigned sg_kernel_pointer_values(const struct sg_kparams *k, void **params, voi
  * at each launch with the values read at instantiation. */
 void sg_kernel_guard(struct copy_call *call, const char *name, const uintptr_t *values, unsigned n);
 
+/* Called (normal context) after a launch guarded something: the fault
+ * floor makes sure a waiter thread is there for the bounded wait a host
+ * read of a kernel's range may need (fault/wait.c, kernel_access.c). */
+void sg_kernel_set_guarded_hook(void (*fn)(void));
+
 /* After the driver accepted a launch (normal context). */
 void sg_kernel_launched(const struct sg_launch *l);
 /* After the driver accepted cuLaunchCooperativeKernelMultiDevice: each of

@@ -34,13 +34,19 @@ static inline CUcontext td_start(void)
     return own;
 }
 
-/* Makes current the context that `kind` will tear down. */
+/* Makes current the context that `kind` will tear down. The primary
+ * context is retained anew first: after a reset the handle the program had
+ * names a destroyed context (the H200's driver answers
+ * CUDA_ERROR_CONTEXT_IS_DESTROYED to an allocation in it), and a retain
+ * makes it live again. */
 static inline void td_enter(enum td_kind kind)
 {
-    if (kind == TD_DESTROY)
+    if (kind == TD_DESTROY) {
         SGT_CHECK(cuCtxCreate(&td_created, NULL, 0, 0));
-    else
-        SGT_CHECK(cuCtxPushCurrent(td_primary));
+        return;
+    }
+    SGT_CHECK(cuDevicePrimaryCtxRetain(&td_primary, 0));
+    SGT_CHECK(cuCtxPushCurrent(td_primary));
 }
 
 /* Tears it down; the test's own context is current again. */
@@ -52,12 +58,15 @@ static inline void td_teardown(enum td_kind kind)
         return;
     case TD_RESET:
         SGT_CHECK(cuDevicePrimaryCtxReset(0));
-        break;
+        SGT_CHECK(cuCtxPopCurrent(NULL));
+        SGT_CHECK(cuDevicePrimaryCtxRelease(0)); /* td_enter's retain */
+        return;
     case TD_RELEASE:
-        SGT_CHECK(cuDevicePrimaryCtxRelease(0));
-        break;
+        SGT_CHECK(cuCtxPopCurrent(NULL));
+        SGT_CHECK(cuDevicePrimaryCtxRelease(0)); /* td_enter's retain */
+        SGT_CHECK(cuDevicePrimaryCtxRelease(0)); /* sgt_init's: the last */
+        return;
     }
-    SGT_CHECK(cuCtxPopCurrent(NULL));
 }
 
 #endif

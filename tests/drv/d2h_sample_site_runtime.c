@@ -11,6 +11,7 @@
  * SG-EXPECT: silent
  * SG-GREP: ^==[0-9]*==syncguard:   2 guarded, 1 sampled out: d2h_sample_site_runtime.c:[0-9]* in main$
  * SG-NOGREP: cudart_sgtest
+ * SG-LINK: -L@TMP@ -lcudart_sgtest -Wl,-rpath,@TMP@
  */
 #include "cudart_sgtest.h"
 #include "sample_step.h"

@@ -19,8 +19,9 @@
 //   kernel_sync_ok     ... after cudaStreamSynchronize
 //   kernel_alias_race  fill<<<>>>(cudaHostGetDevicePointer's pointer)
 //   kernel_event_ok    ... after cudaEventSynchronize of an event after it
-//   kernel_write_race  the host writes a word the kernel fills: syncguard
-//                      makes the write wait for the kernel, so it survives
+//   kernel_write_race  the host writes a word the kernel fills: with
+//                      kernel_args=2 syncguard makes the write wait for the
+//                      kernel (boundedly), so it survives
 //   memset_race        cudaMemsetAsync on pinned memory, host reads at once
 //   memset_sync_ok     ... after cudaStreamSynchronize
 //   flag_poll_ok       a D2H copy, then cuStreamWriteValue32 (through

@@ -23,6 +23,7 @@
     SG_STAT(syscall_windows, "system-call buffers opened")                             \
     SG_STAT(guards_skipped_maps, "copies left unguarded near the limit on mappings")   \
     SG_STAT(guards_dropped_maps, "guards opened early: the kernel refused a split")    \
+    SG_STAT(maps_reads, "readings of /proc/self/maps to count the mappings")          \
     SG_STAT(pinned_huge, "pinned allocations on huge pages (huge_pinned)")            \
     SG_STAT(copies_sampled_out, "copies left unguarded by the sampled mode (sample=N)") \
     SG_STAT(mprotect_ns, "nanoseconds spent in syncguard's mprotect calls")           \

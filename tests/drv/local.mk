@@ -236,6 +236,7 @@ DRV_TESTBINS = \
 	drv/robust_h2d_pinned_read_then_write \
 	drv/robust_log_fd_reused \
 	drv/robust_map_count_budget_ok \
+	drv/robust_map_count_many_ok \
 	drv/robust_map_count_reopen_ok \
 	drv/robust_map_count_reopen_race \
 	drv/robust_mlock_madvise \
@@ -527,6 +528,7 @@ DRV_SOURCES = \
 	drv/robust_h2d_pinned_read_then_write.c \
 	drv/robust_log_fd_reused.c \
 	drv/robust_map_count_budget_ok.c \
+	drv/robust_map_count_many_ok.c \
 	drv/robust_map_count_reopen_ok.c \
 	drv/robust_map_count_reopen_race.c \
 	drv/robust_mlock_madvise.c \

@@ -18,6 +18,7 @@
     SG_STAT(faults_settled, "faults that waited for a page's copies")                  \
     SG_STAT(faults_stale, "faults retried (the page opened meanwhile)")                \
     SG_STAT(faults_passed_on, "faults passed to the program")                          \
+    SG_STAT(faults_let_through, "faults let through unchecked (a signal handler inside syncguard or the driver)") \
     SG_STAT(faults_ordered_before, "accesses of a host function ordered before the copy") \
     SG_STAT(waits_abandoned, "accesses let through unreported: a bounded wait ran out") \
     SG_STAT(syscall_windows, "system-call buffers opened")                             \

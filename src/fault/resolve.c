@@ -204,20 +204,28 @@ static void take_active(struct sg_copy *c, void *arg)
     set->n++;
 }
 
+struct done_check {
+    int active, all_done;
+};
+
 static void check_done(struct sg_copy *c, void *arg)
 {
-    int *all_done = arg;
-    if (c->state != SG_COPY_ACTIVE || !*all_done)
+    struct done_check *d = arg;
+    if (c->state != SG_COPY_ACTIVE || !d->all_done)
         return;
+    d->active = 1;
     /* No event: only a stream synchronize could tell. */
-    *all_done = c->event && sg_driver()->cuEventQuery(c->event) == CUDA_SUCCESS;
+    d->all_done = c->event && sg_driver()->cuEventQuery(c->event) == CUDA_SUCCESS;
 }
 
 int sg_settle_if_done(uintptr_t lo, uintptr_t hi)
 {
-    int all_done = 1;
-    sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), check_done, &all_done);
-    if (!all_done)
+    struct done_check d = { 0, 1 };
+    sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), check_done, &d);
+    /* Only copies being handled (a thread waits for them: this one, in a
+     * fault its signal handler interrupted): settling would open nothing,
+     * and the access would only fault again. */
+    if (!d.all_done || !d.active)
         return 0;
     sg_settle(lo, hi);
     return 1;

@@ -14,11 +14,27 @@
 static SG_TLS long cached_tid;
 SG_TLS int sg_locks_held;
 SG_TLS int sg_lock_deferred;
+SG_TLS int sg_in_driver;
+SG_TLS uintptr_t sg_driver_frames[SG_DRIVER_CALLS];
 static void (*after_last_unlock)(void);
 
 void sg_lock_set_after_last_unlock(void (*fn)(void))
 {
     after_last_unlock = fn;
+}
+
+void sg_run_deferred(void)
+{
+    if (after_last_unlock)
+        after_last_unlock();
+}
+
+void sg_driver_longjmp(uintptr_t here, uintptr_t sp)
+{
+    int n = sg_in_driver;
+    while (n > 0 && (n > SG_DRIVER_CALLS || !(here <= sp && sp < sg_driver_frames[n - 1])))
+        n--;
+    sg_in_driver = n; /* work left behind is done when it next leaves the driver or a lock */
 }
 
 long sg_gettid(void)
@@ -71,8 +87,8 @@ void sg_unlock(sg_lock_t *l)
         futex_wake_one(&l->word);
     }
     sg_in_syncguard--;
-    if (--sg_locks_held == 0 && SG_UNLIKELY(sg_lock_deferred) && after_last_unlock)
-        after_last_unlock();
+    if (--sg_locks_held == 0 && SG_UNLIKELY(sg_lock_deferred) && sg_in_driver == 0)
+        sg_run_deferred();
 }
 
 int sg_lock_held_by_me(sg_lock_t *l)

@@ -18,11 +18,13 @@
     SG_STAT(faults_settled, "faults that waited for a page's copies")                  \
     SG_STAT(faults_stale, "faults retried (the page opened meanwhile)")                \
     SG_STAT(faults_passed_on, "faults passed to the program")                          \
+    SG_STAT(faults_let_through, "faults let through unchecked (a signal handler inside syncguard or the driver)") \
     SG_STAT(faults_ordered_before, "accesses of a host function ordered before the copy") \
     SG_STAT(waits_abandoned, "accesses let through unreported: a bounded wait ran out") \
     SG_STAT(syscall_windows, "system-call buffers opened")                             \
     SG_STAT(guards_skipped_maps, "copies left unguarded near the limit on mappings")   \
     SG_STAT(guards_dropped_maps, "guards opened early: the kernel refused a split")    \
+    SG_STAT(maps_reads, "readings of /proc/self/maps to count the mappings")          \
     SG_STAT(pinned_huge, "pinned allocations on huge pages (huge_pinned)")            \
     SG_STAT(copies_sampled_out, "copies left unguarded by the sampled mode (sample=N)") \
     SG_STAT(faults_in_call, "the driver's own accesses inside a call ordered after the copy") \

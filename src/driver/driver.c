@@ -7,6 +7,7 @@
 
 #include "base/common.h"
 #include "base/dl.h"
+#include "base/lock.h"
 #include "base/log.h"
 #include "driver/driver.h"
 
@@ -34,6 +35,57 @@ static void *driver_fn(const char *name)
     return lib ? sg_real_dlsym(lib, name) : NULL;
 }
 
+/* Every member of struct sg_driver: (member, symbol, parameters, arguments). */
+#define SG_DRIVER_FUNCTIONS(X) \
+    X(cuCtxGetCurrent, "cuCtxGetCurrent", (CUcontext *a), (a)) \
+    X(cuCtxPushCurrent, "cuCtxPushCurrent_v2", (CUcontext a), (a)) \
+    X(cuCtxPopCurrent, "cuCtxPopCurrent_v2", (CUcontext *a), (a)) \
+    X(cuStreamGetFlags, "cuStreamGetFlags", (CUstream a, unsigned int *b), (a, b)) \
+    X(cuStreamGetCtx, "cuStreamGetCtx", (CUstream a, CUcontext *b), (a, b)) \
+    X(cuStreamIsCapturing, "cuStreamIsCapturing", (CUstream a, CUstreamCaptureStatus *b), (a, b)) \
+    X(cuEventCreate, "cuEventCreate", (CUevent *a, unsigned int b), (a, b)) \
+    X(cuEventDestroy, "cuEventDestroy_v2", (CUevent a), (a)) \
+    X(cuEventRecord, "cuEventRecord", (CUevent a, CUstream b), (a, b)) \
+    X(cuEventQuery, "cuEventQuery", (CUevent a), (a)) \
+    X(cuEventSynchronize, "cuEventSynchronize", (CUevent a), (a)) \
+    X(cuStreamSynchronize, "cuStreamSynchronize", (CUstream a), (a)) \
+    X(cuGraphGetNodes, "cuGraphGetNodes", (CUgraph a, CUgraphNode *b, size_t *c), (a, b, c)) \
+    X(cuGraphNodeGetType, "cuGraphNodeGetType", (CUgraphNode a, CUgraphNodeType *b), (a, b)) \
+    X(cuGraphMemcpyNodeGetParams, "cuGraphMemcpyNodeGetParams", (CUgraphNode a, CUDA_MEMCPY3D *b), (a, b)) \
+    X(cuGraphMemsetNodeGetParams, "cuGraphMemsetNodeGetParams", (CUgraphNode a, CUDA_MEMSET_NODE_PARAMS *b), (a, b)) \
+    X(cuGraphKernelNodeGetParams, "cuGraphKernelNodeGetParams_v2", (CUgraphNode a, CUDA_KERNEL_NODE_PARAMS *b), (a, b)) \
+    X(cuGraphBatchMemOpNodeGetParams, "cuGraphBatchMemOpNodeGetParams", (CUgraphNode a, CUDA_BATCH_MEM_OP_NODE_PARAMS *b), (a, b)) \
+    X(cuGraphChildGraphNodeGetGraph, "cuGraphChildGraphNodeGetGraph", (CUgraphNode a, CUgraph *b), (a, b)) \
+    X(cuGraphHostNodeGetParams, "cuGraphHostNodeGetParams", (CUgraphNode a, CUDA_HOST_NODE_PARAMS *b), (a, b)) \
+    X(cuPointerGetAttribute, "cuPointerGetAttribute", (void *a, CUpointer_attribute b, CUdeviceptr c), (a, b, c)) \
+    X(cuPointerGetAttributes, "cuPointerGetAttributes", (unsigned int a, CUpointer_attribute *b, void **c, CUdeviceptr d), (a, b, c, d)) \
+    X(cuGraphNodeGetDependencies_v2, "cuGraphNodeGetDependencies_v2", (CUgraphNode a, CUgraphNode *b, CUgraphEdgeData *c, size_t *d), (a, b, c, d)) \
+    X(cuGraphNodeGetDependencies_v1, "cuGraphNodeGetDependencies", (CUgraphNode a, CUgraphNode *b, size_t *c), (a, b, c)) \
+    X(cuGraphEventRecordNodeGetEvent, "cuGraphEventRecordNodeGetEvent", (CUgraphNode a, CUevent *b), (a, b)) \
+    X(cuGraphEventWaitNodeGetEvent, "cuGraphEventWaitNodeGetEvent", (CUgraphNode a, CUevent *b), (a, b)) \
+    X(cuDevicePrimaryCtxGetState, "cuDevicePrimaryCtxGetState", (CUdevice a, unsigned int *b, int *c), (a, b, c)) \
+    X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (CUcontext *a, CUdevice b), (a, b)) \
+    X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", (CUdevice a), (a)) \
+    X(cuArray3DGetDescriptor, "cuArray3DGetDescriptor_v2", (CUDA_ARRAY3D_DESCRIPTOR *a, CUarray b), (a, b)) \
+    X(cuFuncGetParamInfo, "cuFuncGetParamInfo", (CUfunction a, size_t b, size_t *c, size_t *d), (a, b, c, d)) \
+    X(cuKernelGetParamInfo, "cuKernelGetParamInfo", (CUkernel a, size_t b, size_t *c, size_t *d), (a, b, c, d)) \
+    X(cuFuncGetName, "cuFuncGetName", (const char **a, CUfunction b), (a, b)) \
+    X(cuKernelGetName, "cuKernelGetName", (const char **a, CUkernel b), (a, b))
+
+/* The driver's functions as found, and syncguard's calls of them through
+ * wrappers that count them in sg_in_driver (base/lock.h): a fault inside
+ * one (a signal handler of the program that interrupted it) must not call
+ * the driver again. */
+static struct sg_driver real;
+
+#define SG_DRIVER_WRAPPER(member, symbol, params, args) \
+    static CUresult wrap_##member params                \
+    {                                                   \
+        return SG_DRIVER_CALL(real.member args);        \
+    }
+SG_DRIVER_FUNCTIONS(SG_DRIVER_WRAPPER)
+#undef SG_DRIVER_WRAPPER
+
 const struct sg_driver *sg_driver(void)
 {
     static struct sg_driver d;
@@ -41,40 +93,11 @@ const struct sg_driver *sg_driver(void)
     if (SG_LIKELY(atomic_load_explicit(&ready, memory_order_acquire)))
         return &d;
     /* Racing threads fill it with the same values: harmless. */
-    d.cuCtxGetCurrent = driver_fn("cuCtxGetCurrent");
-    d.cuCtxPushCurrent = driver_fn("cuCtxPushCurrent_v2");
-    d.cuCtxPopCurrent = driver_fn("cuCtxPopCurrent_v2");
-    d.cuStreamGetFlags = driver_fn("cuStreamGetFlags");
-    d.cuStreamGetCtx = driver_fn("cuStreamGetCtx");
-    d.cuStreamIsCapturing = driver_fn("cuStreamIsCapturing");
-    d.cuEventCreate = driver_fn("cuEventCreate");
-    d.cuEventDestroy = driver_fn("cuEventDestroy_v2");
-    d.cuEventRecord = driver_fn("cuEventRecord");
-    d.cuEventQuery = driver_fn("cuEventQuery");
-    d.cuEventSynchronize = driver_fn("cuEventSynchronize");
-    d.cuStreamSynchronize = driver_fn("cuStreamSynchronize");
-    d.cuGraphGetNodes = driver_fn("cuGraphGetNodes");
-    d.cuGraphNodeGetType = driver_fn("cuGraphNodeGetType");
-    d.cuGraphMemcpyNodeGetParams = driver_fn("cuGraphMemcpyNodeGetParams");
-    d.cuGraphMemsetNodeGetParams = driver_fn("cuGraphMemsetNodeGetParams");
-    d.cuGraphKernelNodeGetParams = driver_fn("cuGraphKernelNodeGetParams_v2");
-    d.cuGraphBatchMemOpNodeGetParams = driver_fn("cuGraphBatchMemOpNodeGetParams");
-    d.cuGraphChildGraphNodeGetGraph = driver_fn("cuGraphChildGraphNodeGetGraph");
-    d.cuGraphHostNodeGetParams = driver_fn("cuGraphHostNodeGetParams");
-    d.cuPointerGetAttribute = driver_fn("cuPointerGetAttribute");
-    d.cuPointerGetAttributes = driver_fn("cuPointerGetAttributes");
-    d.cuGraphNodeGetDependencies_v2 = driver_fn("cuGraphNodeGetDependencies_v2");
-    d.cuGraphNodeGetDependencies_v1 = driver_fn("cuGraphNodeGetDependencies");
-    d.cuGraphEventRecordNodeGetEvent = driver_fn("cuGraphEventRecordNodeGetEvent");
-    d.cuGraphEventWaitNodeGetEvent = driver_fn("cuGraphEventWaitNodeGetEvent");
-    d.cuDevicePrimaryCtxGetState = driver_fn("cuDevicePrimaryCtxGetState");
-    d.cuDevicePrimaryCtxRetain = driver_fn("cuDevicePrimaryCtxRetain");
-    d.cuDevicePrimaryCtxRelease = driver_fn("cuDevicePrimaryCtxRelease_v2");
-    d.cuArray3DGetDescriptor = driver_fn("cuArray3DGetDescriptor_v2");
-    d.cuFuncGetParamInfo = driver_fn("cuFuncGetParamInfo");
-    d.cuKernelGetParamInfo = driver_fn("cuKernelGetParamInfo");
-    d.cuFuncGetName = driver_fn("cuFuncGetName");
-    d.cuKernelGetName = driver_fn("cuKernelGetName");
+#define SG_DRIVER_FIND(member, symbol, params, args) \
+    real.member = driver_fn(symbol);                 \
+    d.member = real.member ? wrap_##member : NULL;
+    SG_DRIVER_FUNCTIONS(SG_DRIVER_FIND)
+#undef SG_DRIVER_FIND
     atomic_store_explicit(&ready, 1, memory_order_release);
     return &d;
 }

@@ -25,7 +25,8 @@ void sg_forward_signal(int sig, siginfo_t *si, void *uc);
  * handler only in its view (signals.c: they stay deliverable, for
  * syncguard's guards). virtually_blocked adds them to set (1 if any);
  * set_virtual applies a sigprocmask request to the view; longjmp drops
- * the view of the handlers a siglongjmp leaves. */
+ * the view of the handlers a siglongjmp leaves, and the driver calls it
+ * leaves (base/lock.h). */
 int sg_fault_virtually_blocked(sigset_t *set);
 int sg_fault_in_program_handler(void);
 void sg_fault_set_virtual(int how, const sigset_t *set);

@@ -118,12 +118,12 @@ static void closes_page(struct sg_copy *c, void *arg)
 
 /* A neighbour's plain load or store, done here (emulate.c) rather than
  * stepped: one signal, no mprotect. Only one whose bytes are all on the
- * page, none of them a conflicting copy's, and whose decoded address is
- * the fault's (anything else is stepped). A store of more than one byte
- * only on a page no thread can read meanwhile (a read-only guard lets
- * others read it, and the kernel's copy is not one atomic store). Lock
- * held. */
-static int emulate_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc, int let_through)
+ * page, none of them a conflicting copy's (unless any_bytes: an access let
+ * through unchecked), and whose decoded address is the fault's (anything
+ * else is stepped). A store of more than one byte only on a page no thread
+ * can read meanwhile (a read-only guard lets others read it, and the
+ * kernel's copy is not one atomic store). Lock held. */
+static int emulate_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc, int any_bytes)
 {
     struct sg_mem_access a;
     if (!sg_opt.emulate_neighbours || sg_arch_trap_flag(uc) ||
@@ -131,7 +131,7 @@ static int emulate_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc, int
         sg_page_down(a.addr + a.size - 1) != page)
         return 0;
     struct range_hit h = { a.addr, a.addr + a.size, a.is_write, NULL, 0 };
-    if (!let_through)
+    if (!any_bytes)
         sg_copies_overlapping(page, page + sg_page_size, conflicting, &h);
     if (h.c)
         return 0;
@@ -216,17 +216,55 @@ static int handle_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc, int 
     return 1;
 }
 
-/* An access to c's bytes that c forbids. The driver's own, inside a call
- * that follows c in stream order, is the call's and no race; a kernel's
- * range is first asked what the access is (kernel_access.c). Lock held;
- * released. */
+/* A fault on a guarded page while this thread is inside a call into the
+ * driver (sg_in_driver): from a signal handler of the program that
+ * interrupted the call (or the driver's own access). Nothing here may call
+ * the driver or wait for a copy: the interrupted call may hold the
+ * driver's locks. (Under the CPU emulator, a SIGUSR1 handler touching a
+ * guarded page's neighbours while the program waited in
+ * cuStreamSynchronize hung the process in cuEventQuery, once the handler's
+ * faults in a row made the page one to settle.) So the access goes through
+ * as it would without syncguard, unreported, whatever bytes it touches:
+ * emulated here, or single-stepped while the thread is not tired of the
+ * page (step.c); after that, as when nothing else can be done, the page is
+ * opened until the thread has left the driver (in_lock.c), instead of
+ * being settled: a storm of such signals costs one fault per driver call,
+ * not two signals and two mprotect calls each. A race there is missed;
+ * none is made up. Lock held; released. */
+static int let_through_in_driver(uintptr_t addr, uintptr_t page, ucontext_t *uc)
+{
+    enum sg_stat done = SG_NSTATS;
+    if (emulate_neighbour(addr, page, uc, 1))
+        done = SG_STAT_faults_emulated;
+    else if (!sg_step_tired(page, sg_arch_pc(uc)) && sg_step_begin(page, uc))
+        done = SG_STAT_faults_neighbour;
+    else
+        sg_step_rested();
+    sg_unlock(&sg_model_lock);
+    if (done == SG_NSTATS)
+        return sg_fault_in_lock(addr, is_write_fault(uc));
+    sg_stat_add(done, 1);
+    return 1;
+}
+
+/* An access to c's bytes that c forbids. Inside a copy's or memset's own
+ * call (model/incall.h) it is the driver's: no race when the call follows c
+ * in stream order; else a race between the device's work and the call's
+ * copy, reported, then let through like any access inside the driver
+ * (nothing here may call the driver or wait while the call runs). A
+ * kernel's range is first asked what the access is (kernel_access.c). Lock
+ * held; released. */
 static int handle_conflict(struct sg_copy *c, uintptr_t addr, uintptr_t page, int is_write,
                            ucontext_t *uc)
 {
     const struct sg_driver_call *call = sg_driver_call_now;
     if (call && sg_driver_call_follows(call, c)) {
         sg_stat_add(SG_STAT_faults_in_call, 1);
-        return handle_neighbour(addr, page, uc, 1);
+        return let_through_in_driver(addr, page, uc);
+    }
+    if (call) {
+        sg_report_in_call(c, addr, is_write, uc);
+        return let_through_in_driver(addr, page, uc);
     }
     if (c->origin == SG_ORIGIN_KERNEL && sg_opt.kernel_args == 1 && sg_copy_unclaimed(c)) {
         switch (sg_kernel_access(c, addr, is_write)) {
@@ -255,6 +293,10 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
     struct sg_copy *c = sg_copies_find(addr, is_write, &page_guarded);
     if (c || page_guarded)
         retry_addr = 0;
+    if (c && sg_driver_call_now)
+        return handle_conflict(c, addr, page, is_write, uc); /* a copy's own, inside its call */
+    if ((c || page_guarded) && sg_in_driver)
+        return let_through_in_driver(addr, page, uc);
     if (c)
         return handle_conflict(c, addr, page, is_write, uc);
     if (page_guarded && !is_write && sg_flag_poll_observes(addr))

@@ -13,7 +13,12 @@
  * require once the thread leaves syncguard's last lock (sg_unlock runs
  * reguard_deferred). Meanwhile a race on that page goes unseen, for the
  * few microseconds the interrupted call still holds the lock: a missed
- * race, never a false one, and no data changed. */
+ * race, never a false one, and no data changed.
+ *
+ * The same let-through serves a fault while the thread is inside a call
+ * into the driver, when the access can be neither emulated nor stepped
+ * (handler.c): the page is then guarded again once the thread has left
+ * the driver too (base/lock.h), as no driver call may be made before. */
 #include "config.h"
 
 #include <signal.h>
@@ -28,6 +33,7 @@
 #include "base/log.h"
 #include "model/model.h"
 #include "base/options.h"
+#include "base/stats.h"
 
 #define DEFERRED 16
 
@@ -104,6 +110,7 @@ int sg_fault_in_lock(uintptr_t addr, int is_write)
     if (sg_protect(page, sg_page_size, need) != 0)
         return 0;
     defer(page);
+    sg_stat_add(SG_STAT_faults_let_through, 1);
     say_let_through(addr);
     return 1;
 }

@@ -190,6 +190,28 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
         act_on_report();
 }
 
+void sg_report_in_call(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
+{
+    if (c->reported_in_call || !sg_copy_unclaimed(c) || sg_opt.mode == SG_MODE_SYNC)
+        return;
+    c->reported_in_call = 1;
+    struct sg_race race;
+    race.kind = race_kind(c, access);
+    race.access_api = sg_driver_call_now->api;
+    race.addr = addr;
+    race.tid = sg_gettid();
+    memcpy(&race.copy, c, sizeof *c);
+    race.nsyncs = sg_sync_sites_since(c->sync_serial, race.syncs, SG_RACE_SYNCS);
+    /* Unordered with the call: a race whatever the timing (and the driver,
+     * which the call is inside, is not asked). */
+    race.in_flight = 1;
+    sg_unlock(&sg_model_lock);
+    int reported = report(&race, uc);
+    sg_lock(&sg_model_lock);
+    if (reported)
+        act_on_report();
+}
+
 struct settle_set {
     int n;
     struct sg_copy *c[SETTLE_MAX];
@@ -223,20 +245,28 @@ static void take_active(struct sg_copy *c, void *arg)
     set->n++;
 }
 
+struct done_check {
+    int active, all_done;
+};
+
 static void check_done(struct sg_copy *c, void *arg)
 {
-    int *all_done = arg;
-    if (c->state != SG_COPY_ACTIVE || !*all_done)
+    struct done_check *d = arg;
+    if (c->state != SG_COPY_ACTIVE || !d->all_done)
         return;
+    d->active = 1;
     /* No event: only a stream synchronize could tell. */
-    *all_done = c->event && sg_driver()->cuEventQuery(c->event) == CUDA_SUCCESS;
+    d->all_done = c->event && sg_driver()->cuEventQuery(c->event) == CUDA_SUCCESS;
 }
 
 int sg_settle_if_done(uintptr_t lo, uintptr_t hi)
 {
-    int all_done = 1;
-    sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), check_done, &all_done);
-    if (!all_done)
+    struct done_check d = { 0, 1 };
+    sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), check_done, &d);
+    /* Only copies being handled (a thread waits for them: this one, in a
+     * fault its signal handler interrupted): settling would open nothing,
+     * and the access would only fault again. */
+    if (!d.all_done || !d.active)
         return 0;
     sg_settle(lo, hi);
     return 1;

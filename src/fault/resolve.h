@@ -21,6 +21,12 @@ enum sg_access {
  * the access is the caller's own, e.g. a system call about to run). */
 void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc);
 
+/* With sg_model_lock held (and held again on return): the driver's own
+ * access at addr, inside a copy's or memset's call (model/incall.h) that is
+ * not ordered after c, is reported, once per copy; nothing is waited for and
+ * the driver is not called (the caller lets the access through). */
+void sg_report_in_call(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc);
+
 /* With sg_model_lock held: c stays pending, but its guard is opened (an
  * access let through unreported and unchecked, for good). */
 void sg_copy_leave_unguarded(struct sg_copy *c);

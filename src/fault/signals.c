@@ -164,12 +164,14 @@ static void call_program_handler(const struct sigaction *pa, int sig, siginfo_t 
 
 void sg_fault_longjmp(const struct __jmp_buf_tag *env)
 {
+    uintptr_t sp = sg_arch_jmpbuf_sp(env), here = (uintptr_t)&sp;
+    if (SG_UNLIKELY(sg_in_driver))
+        sg_driver_longjmp(here, sp);
     if (nlevels == 0)
         return;
     /* A target inside a handler lies between here (called from it, on its
      * stack) and the frame that called it; anything else leaves it,
      * wherever its stack is. */
-    uintptr_t sp = sg_arch_jmpbuf_sp(env), here = (uintptr_t)&sp;
     int n = nlevels;
     while (n > 0 && !(here <= sp && sp < levels[n - 1].frame))
         n--;

@@ -35,11 +35,32 @@
 #include "model/model.h"
 
 
-static SG_TLS uintptr_t stepping_page; /* 0: not stepping */
-/* The program had the trap flag set itself (a debugger-like program
- * single-stepping its own code): the trap after the instruction is its
- * too, and the flag stays. */
-static SG_TLS int program_stepping;
+/* The steps this thread has begun and not yet ended, innermost last. A
+ * signal may arrive between a fault and its step's trap: the kernel runs
+ * the program's handler first (with the trap flag clear; the interrupted
+ * context keeps it), and that handler may touch guarded pages too. Its
+ * steps nest inside the pending one and end first, since the handler's
+ * instructions run before the interrupted one does: the traps come in the
+ * reverse order of the steps. A stepped instruction that faults again on
+ * another page (an access across a page boundary, a move between two
+ * guarded pages) adds that page to its step. Each stepped page is held
+ * open by a window (guard/normal.c) until its trap, so that nothing in
+ * between closes it again: not another thread's guard on the page, not
+ * the re-guarding of a page that a handler opened while this thread held
+ * the lock (in_lock.c), which made the stepped instruction fault again and
+ * settle the page, waiting for its copies, each time a signal landed in
+ * between. */
+#define NESTED_STEPS 4
+#define STEP_PAGES 2
+static SG_TLS struct step {
+    uintptr_t page[STEP_PAGES];
+    int npages;
+    /* The program had the trap flag set itself (a debugger-like program
+     * single-stepping its own code): the trap after the instruction is its
+     * too, and the flag stays. */
+    int program_stepping;
+} steps[NESTED_STEPS];
+static SG_TLS int nsteps;
 #define SAME_PC_BEFORE_SETTLING 64
 
 /* Faults of this thread in a row on one page, and of its one instruction
@@ -64,27 +85,57 @@ void sg_step_rested(void)
     faults_in_a_row = same_pc_in_a_row = 0;
 }
 
-/* With sg_model_lock held. 0: cannot step (a second page in one
- * instruction, or mprotect failed): settle the page. */
+/* Holds page open for a step; 0 when no window is left or the page cannot
+ * be opened. Lock held. */
+static int hold_open(uintptr_t page)
+{
+    int added = sg_guard_window_add(page, page + sg_page_size);
+    if (added < 0)
+        return 0;
+    if (added == 0 || sg_guard_update(page, page + sg_page_size) == 0)
+        return 1;
+    sg_guard_window_close(page, page + sg_page_size);
+    return 0;
+}
+
+/* With sg_model_lock held. 0: cannot step (steps nested too deep, too many
+ * pages in one instruction, no window left, or mprotect failed): settle
+ * the page. */
 int sg_step_begin(uintptr_t page, ucontext_t *uc)
 {
-    if (!SG_ARCH_CAN_STEP || stepping_page)
+    if (!SG_ARCH_CAN_STEP)
         return 0;
-    if (sg_protect(page, sg_page_size, sg_guard_normal_prot(page)) != 0)
+    /* The trap flag already set in a context with a step pending: that
+     * step's instruction faulted again, on another page (a handler's
+     * context starts with it clear). */
+    struct step *s = nsteps > 0 && sg_arch_trap_flag(uc) ? &steps[nsteps - 1] : NULL;
+    if (s) {
+        for (int i = 0; i < s->npages; i++)
+            if (s->page[i] == page)
+                return 0; /* held open, yet it faulted: not a guard's fault */
+        if (s->npages == STEP_PAGES || !hold_open(page))
+            return 0;
+        s->page[s->npages++] = page;
+        return 1;
+    }
+    if (nsteps == NESTED_STEPS || !hold_open(page))
         return 0;
-    stepping_page = page;
-    program_stepping = sg_arch_trap_flag(uc);
+    s = &steps[nsteps++];
+    s->page[0] = page;
+    s->npages = 1;
+    s->program_stepping = sg_arch_trap_flag(uc);
     sg_arch_set_trap_flag(uc, 1);
     return 1;
 }
 
 static void close_on_own_stack(void *arg)
 {
-    uintptr_t page = *(uintptr_t *)arg;
+    const struct step *s = arg;
     unsigned long t0 = sg_now_ns();
     SG_INSIDE_SYNCGUARD {
         sg_lock(&sg_model_lock);
-        sg_guard_update(page, page + sg_page_size); /* as the copies now require */
+        for (int i = 0; i < s->npages; i++) /* guarded again as the copies now require */
+            sg_guard_window_close(s->page[i], s->page[i] + sg_page_size);
         sg_unlock(&sg_model_lock);
     }
     sg_stat_since(SG_STAT_fault_ns, t0);
@@ -95,20 +146,17 @@ static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
     ucontext_t *uc = ucv;
     /* Only the kernel's single-step trap ends a step: a SIGTRAP sent to
      * the thread meanwhile, or an int3, is the program's. */
-    if (!stepping_page || si->si_code != TRAP_TRACE) {
+    if (nsteps == 0 || si->si_code != TRAP_TRACE) {
         sg_forward_signal(sig, si, ucv);
         return;
     }
     int saved_errno = errno;
-    uintptr_t page = stepping_page;
-    int program_trap = program_stepping;
-    stepping_page = 0;
-    program_stepping = 0;
-    if (!program_trap)
+    struct step done = steps[--nsteps];
+    if (!done.program_stepping)
         sg_arch_set_trap_flag(uc, 0);
-    sg_run_on_own_stack(close_on_own_stack, &page, uc); /* the stack we are on may be small */
+    sg_run_on_own_stack(close_on_own_stack, &done, uc); /* the stack we are on may be small */
     errno = saved_errno;
-    if (program_trap)
+    if (done.program_stepping)
         sg_forward_signal(sig, si, ucv);
 }
 

@@ -59,6 +59,9 @@ struct sg_copy {
      * found complete), and whether the kernel was still running then. */
     uintptr_t probe_addr;
     unsigned char probe_in_flight;
+    /* The driver's access inside a call not ordered after it was reported
+     * (fault/resolve.c sg_report_in_call): once per copy. */
+    unsigned char reported_in_call;
     struct sg_stream_info stream;
     uint64_t seq; /* position on its stream */
     struct sg_clock after; /* what it waits for: its stream's clock at enqueue */

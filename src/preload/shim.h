@@ -51,11 +51,11 @@ void *sg_dlsym_impl(void *handle, const char *name);
 #define SG_REAL(symbol) ((__typeof__(&symbol))sg_real(SG_E_##symbol))
 
 /* Calls the real implementation of the shim symbol; CUDA_ERROR_NOT_FOUND
- * when the driver lacks it. */
+ * when the driver lacks it. Counted in sg_in_driver (base/lock.h). */
 #define SG_FORWARD(symbol, ...)                                                   \
     ({                                                                            \
         __typeof__(&symbol) real_ = SG_REAL(symbol);                              \
-        real_ ? real_(__VA_ARGS__) : CUDA_ERROR_NOT_FOUND;                        \
+        real_ ? SG_DRIVER_CALL(real_(__VA_ARGS__)) : CUDA_ERROR_NOT_FOUND;        \
     })
 
 /* A shim of work that has no host side but still orders streams: a kernel,

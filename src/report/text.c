@@ -257,6 +257,9 @@ static void render(struct text *t, const struct sg_race_view *v)
     if (r->kind == SG_RACE_COPY_OVERLAP)
         tprintf(t, "  syncguard cannot order the two copies: the program goes on as it would "
                    "without it.\n");
+    else if (r->access_api)
+        tprintf(t, "  syncguard cannot wait inside the driver's call: the program goes on as it "
+                   "would without it.\n");
     else if (sg_opt.mode == SG_MODE_REPORT && r->kind == SG_RACE_FREE_IN_FLIGHT)
         tprintf(t, "  syncguard waited for the copy before letting the memory go back to the "
                    "driver.\n");

@@ -8,12 +8,16 @@
  * cuMemcpyDtoHAsync).  Here the memset is on another stream, which nothing
  * orders before the copy: the driver reads the counter while the memset
  * may still write it.  syncguard reports it as the driver's access inside
- * the call and waits for the memset, so the copy reads the cleared counter.
- * Twin: dw_dtoh_mapped_counter_ok (memset and a counting kernel on the
- * copy's own stream: stream order, no race).
+ * the call; it cannot wait there (the call may hold the driver's locks), so
+ * the copy reads what it would without syncguard, and the program checks
+ * nothing of it.  Twin: dw_dtoh_mapped_counter_ok (memset and a counting
+ * kernel on the copy's own stream: stream order, no race, and the right
+ * count).
  *
  * SG-EXPECT: early-host-read
  * SG-GREP: the driver's own inside cuMemcpyDtoHAsync
+ * SG-GREP: cannot wait inside the driver's call
+ * SG-NO-CHECK
  */
 /* This program is also built, with SG_TWIN defined, as its twin
  * dw_dtoh_mapped_counter_ok.c. */
@@ -53,5 +57,10 @@ int main(void)
     SGT_CHECK(cuMemFreeHost(out));
     SGT_CHECK(cuMemFreeHost(counter));
     sgt_free_buffers(dev, host);
+#ifdef SG_TWIN
     return sgt_verdict(wrong, "the copied counter");
+#else
+    (void)wrong; /* a race syncguard reports but cannot mend: no verdict on the data */
+    return 0;
+#endif
 }

@@ -303,6 +303,7 @@ DRV_TESTBINS = \
 	drv/robust_json_fd_reused_race \
 	drv/robust_log_fd_reused \
 	drv/robust_map_count_budget_ok \
+	drv/robust_map_count_many_ok \
 	drv/robust_map_count_reopen_ok \
 	drv/robust_map_count_reopen_race \
 	drv/robust_mlock_madvise \
@@ -315,6 +316,7 @@ DRV_TESTBINS = \
 	drv/robust_neighbour_settle_now \
 	drv/robust_neighbour_settle_stepped \
 	drv/robust_neighbour_settle_unstepped_a64 \
+	drv/robust_neighbour_step_two_pages_race \
 	drv/robust_null_deref \
 	drv/robust_pinned_fault_default \
 	drv/robust_pinned_isolated \
@@ -337,8 +339,11 @@ DRV_TESTBINS = \
 	drv/robust_signal_handler_guarded_race \
 	drv/robust_signal_in_lock_ok \
 	drv/robust_signal_in_lock_race \
+	drv/robust_signal_in_step_race \
 	drv/robust_signal_legacy_ok \
 	drv/robust_signal_legacy_race \
+	drv/robust_signal_neighbour_storm_ok \
+	drv/robust_signal_neighbour_storm_race \
 	drv/robust_signal_nested_blocked \
 	drv/robust_signal_nodefer_ok \
 	drv/robust_signal_sigtrap \
@@ -661,6 +666,7 @@ DRV_SOURCES = \
 	drv/robust_json_fd_reused_race.c \
 	drv/robust_log_fd_reused.c \
 	drv/robust_map_count_budget_ok.c \
+	drv/robust_map_count_many_ok.c \
 	drv/robust_map_count_reopen_ok.c \
 	drv/robust_map_count_reopen_race.c \
 	drv/robust_mlock_madvise.c \
@@ -673,6 +679,7 @@ DRV_SOURCES = \
 	drv/robust_neighbour_settle_now.c \
 	drv/robust_neighbour_settle_stepped.c \
 	drv/robust_neighbour_settle_unstepped_a64.c \
+	drv/robust_neighbour_step_two_pages_race.c \
 	drv/robust_null_deref.c \
 	drv/robust_pinned_fault_default.c \
 	drv/robust_pinned_isolated.c \
@@ -695,8 +702,11 @@ DRV_SOURCES = \
 	drv/robust_signal_handler_guarded_race.c \
 	drv/robust_signal_in_lock_ok.c \
 	drv/robust_signal_in_lock_race.c \
+	drv/robust_signal_in_step_race.c \
 	drv/robust_signal_legacy_ok.c \
 	drv/robust_signal_legacy_race.c \
+	drv/robust_signal_neighbour_storm_ok.c \
+	drv/robust_signal_neighbour_storm_race.c \
 	drv/robust_signal_nested_blocked.c \
 	drv/robust_signal_nodefer_ok.c \
 	drv/robust_signal_sigtrap.c \

@@ -11,6 +11,7 @@
 #   SG-NOGREP: REGEX      no line may match REGEX
 #   SG-ARGS: ARGS         arguments for the program
 #   SG-EMU-ONLY           skipped on the GPU (SG_ON_GPU=1)
+#   SG-NO-QEMU: WHY       skipped under qemu-user (SG_QEMU set), saying why
 #   SG-NO-CHECK           the program prints no "check: ok" line
 #   SG-LINK: ARGS         extra link arguments where automake does not build it
 #                         (tests/gpu/run.sh; @TMP@ is its build folder)
@@ -36,6 +37,9 @@ has() { grep -q "SG-$1" "$src"; }
 if [ "${SG_ON_GPU:-0}" = 1 ] && has EMU-ONLY; then
     echo "SKIP $name: emulator only"; exit 77
 fi
+if [ -n "${SG_QEMU:-}" ] && has NO-QEMU; then
+    echo "SKIP $name: not under qemu-user: $(directive NO-QEMU)"; exit 77
+fi
 
 opts=$(directive OPTIONS)
 # An access that may wait for its own thread (a copy behind a wait-value
@@ -45,10 +49,25 @@ opts=$(directive OPTIONS)
 # within that bound: unless the program sets it, the bound is an hour
 # there. On a GPU the holds open by the clock anyway (sgtest's release
 # thread), and the programs run with the bound users get.
-if [ "${SG_ON_GPU:-0}" != 1 ]; then
+# The first read of what an unknown kernel was given waits for it only
+# briefly (kernel_read_wait_ms) for the same reason, and is given the same
+# hour on the emulator unless the program sets it: a test that means the
+# short wait to run out holds the kernel until after the read. On a GPU,
+# where the holds open after 200 ms, a second: the tests of a kernel's
+# results check that the first read waits and sees them.
+if [ "${SG_ON_GPU:-0}" = 1 ]; then
+    case ",$opts:" in
+        *kernel_read_wait_ms=*) ;;
+        *) opts="kernel_read_wait_ms=1000${opts:+:$opts}" ;;
+    esac
+else
     case ",$opts:" in
         *wait_bound_ms=*) ;;
         *) opts="wait_bound_ms=3600000${opts:+:$opts}" ;;
+    esac
+    case ",$opts:" in
+        *kernel_read_wait_ms=*) ;;
+        *) opts="kernel_read_wait_ms=3600000:$opts" ;;
     esac
 fi
 args=$(directive ARGS)

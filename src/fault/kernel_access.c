@@ -13,12 +13,15 @@
 #include "fault/kernel_access.h"
 #include "fault/resolve.h"
 #include "fault/wait.h"
+#include "model/kernel_kinds.h"
 #include "model/model.h"
 
 /* The allocation is a signalling channel: remembered for later launches,
- * and this launch's range is opened (still pending, unguarded). */
+ * and this launch's range is opened (still pending, unguarded); the kernel
+ * is one that signals. */
 static enum sg_kernel_verdict open_channel(struct sg_copy *c)
 {
+    sg_kernel_kind_learn(c->kernel, SG_KERNEL_SIGNALS);
     if (!sg_pinned_is_channel(c->base)) {
         sg_pinned_mark_channel(c->base);
         sg_stat_add(SG_STAT_kernel_channels, 1);
@@ -27,17 +30,19 @@ static enum sg_kernel_verdict open_channel(struct sg_copy *c)
     return SG_KERNEL_OPENED;
 }
 
-/* Waits for the kernel at most wait_bound_ms, without the lock. 1 when it
+/* Waits for the kernel at most bound_ms, without the lock. 1 when it
  * completed; -1 when the copy was released or replaced meanwhile. */
-static int wait_kernel_bounded(struct sg_copy *c)
+static int wait_kernel_bounded(struct sg_copy *c, int bound_ms)
 {
+    if (!c->event || bound_ms <= 0)
+        return 0;
     uint64_t id = c->id;
     int prior = c->state;
     c->state = SG_COPY_HANDLING;
     sg_unlock(&sg_model_lock);
     int depth = sg_in_syncguard;
     sg_in_syncguard = 0; /* the thread is the program's while it waits */
-    int done = c->event ? sg_wait_bounded(c->event, sg_opt.wait_bound_ms) : 0;
+    int done = sg_wait_bounded(c->event, bound_ms);
     sg_in_syncguard = depth;
     sg_lock(&sg_model_lock);
     if (c->id != id || c->state != SG_COPY_HANDLING)
@@ -46,20 +51,32 @@ static int wait_kernel_bounded(struct sg_copy *c)
     return done;
 }
 
+/* The first read of this launch's range. A kernel known to leave results
+ * is waited for as long as any access that may wait for its own thread
+ * (wait_bound_ms: still running then, this launch waits for the host); an
+ * unknown one only briefly (kernel_read_wait_ms), since it may wait for
+ * this very thread: the read then goes through unwaited, and the next
+ * access decides. */
 static enum sg_kernel_verdict first_read(struct sg_copy *c, uintptr_t addr)
 {
     int in_flight = !c->event || sg_driver()->cuEventQuery(c->event) == CUDA_ERROR_NOT_READY;
+    int unwaited = 0;
     if (in_flight) {
-        int done = wait_kernel_bounded(c);
+        int knows_results = sg_kernel_kind_of(c->kernel) == SG_KERNEL_RESULTS;
+        int done = wait_kernel_bounded(c, knows_results ? sg_opt.wait_bound_ms
+                                                        : sg_opt.kernel_read_wait_ms);
         if (done < 0)
             return SG_KERNEL_OPENED; /* released meanwhile: look again */
         if (!done) {
             sg_stat_add(SG_STAT_waits_abandoned, 1);
-            return open_channel(c); /* the kernel waits for the host */
+            if (knows_results)
+                return open_channel(c); /* this launch waits for the host */
+            unwaited = 1;
         }
     }
     c->probe_addr = addr;
     c->probe_in_flight = (unsigned char)in_flight;
+    c->probe_unwaited = (unsigned char)unwaited;
     sg_stat_add(SG_STAT_kernel_first_reads, 1);
     return SG_KERNEL_PASS;
 }
@@ -70,9 +87,16 @@ enum sg_kernel_verdict sg_kernel_access(struct sg_copy *c, uintptr_t addr, int a
         return SG_KERNEL_RACE;
     if (access == SG_ACCESS_WRITE || sg_pinned_is_channel(c->base))
         return open_channel(c);
+    if (sg_kernel_kind_of(c->kernel) == SG_KERNEL_SIGNALS) {
+        /* Only this launch's range: the allocation may hold results for
+         * other kernels. */
+        sg_copy_leave_unguarded(c);
+        return SG_KERNEL_OPENED;
+    }
     if (!c->probe_addr)
         return first_read(c, addr);
     if (c->probe_addr == addr)
         return open_channel(c); /* read again: a poll */
+    sg_kernel_kind_learn(c->kernel, SG_KERNEL_RESULTS);
     return SG_KERNEL_RACE;
 }

@@ -36,6 +36,7 @@ static void fill(struct sg_copy *c, const struct sg_copy_request *rq,
     c->value = rq->value;
     c->probe_addr = 0;
     c->probe_in_flight = 0;
+    c->probe_unwaited = 0;
     c->reported_in_call = 0;
     c->stream = *si;
     c->seq = seq;

@@ -56,9 +56,11 @@ struct sg_copy {
     uint64_t value;         /* SG_GUARD_FLAG: what the device stores (size bytes) */
     /* SG_ORIGIN_KERNEL, kernel_args=1 (fault/kernel_access.c): the host's
      * first read of the range, let through once the kernel completed (or
-     * found complete), and whether the kernel was still running then. */
+     * found complete), whether the kernel was still running then, and
+     * whether the read went through unwaited (the short wait ran out). */
     uintptr_t probe_addr;
     unsigned char probe_in_flight;
+    unsigned char probe_unwaited;
     /* The driver's access inside a call not ordered after it was reported
      * (fault/resolve.c sg_report_in_call): once per copy. */
     unsigned char reported_in_call;

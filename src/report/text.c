@@ -272,6 +272,11 @@ static void render(struct text *t, const struct sg_race_view *v)
     else if (sg_opt.mode == SG_MODE_REPORT)
         tprintf(t, "  syncguard waited for the copy before letting the access through: the "
                    "program sees the copied data.\n");
+    if (c->origin == SG_ORIGIN_KERNEL && c->probe_unwaited)
+        tprintf(t, "  The host's first read of it, at %p, found the kernel running and went "
+                   "through after kernel_read_wait_ms=%ld without it (the kernel might have "
+                   "been waiting for the host): that read may have seen the old bytes.\n",
+                (void *)c->probe_addr, sg_opt.kernel_read_wait_ms);
     /* The SUMMARY line must survive a truncated report. */
     if (t->n > sizeof t->buf - 1024)
         t->n = sizeof t->buf - 1024;

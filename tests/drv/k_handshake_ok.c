@@ -3,13 +3,14 @@
  * waits for the host's answer in the next word (the way NCCL's proxies and
  * DeepEP's host-side loops work with a running kernel); the host polls the
  * posted word, then answers.  The host's first read finds the kernel
- * running: syncguard waits for it only boundedly (the kernel cannot finish
- * before the host answers: the bound always runs out), then takes the
- * allocation for a signalling channel: no report, the handshake completes
- * and the kernel never times out.
+ * running: syncguard waits for it only boundedly (kernel_read_wait_ms: the
+ * kernel cannot finish before the host answers, the bound always runs
+ * out) and lets the read through; the poll's next read of the same word
+ * makes the allocation a signalling channel: no report, the handshake
+ * completes and the kernel never times out.
  *
  * SG-EXPECT: silent
- * SG-OPTIONS: wait_bound_ms=100:verbosity=1
+ * SG-OPTIONS: kernel_read_wait_ms=100:verbosity=1
  * SG-GREP: kernel_channels=1
  * SG-GREP: waits_abandoned=1
  */

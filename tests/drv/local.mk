@@ -93,6 +93,8 @@ DRV_TESTBINS = \
 	drv/k_graph_set_params_ok \
 	drv/k_graph_set_params_race \
 	drv/k_handshake_ok \
+	drv/k_delay_kernel_ok \
+	drv/k_first_read_long_race \
 	drv/k_launch_event_ok \
 	drv/k_launch_event_race \
 	drv/k_launch_ex_alias_write_race \
@@ -456,6 +458,8 @@ DRV_SOURCES = \
 	drv/k_graph_set_params_ok.c \
 	drv/k_graph_set_params_race.c \
 	drv/k_handshake_ok.c \
+	drv/k_delay_kernel_ok.c \
+	drv/k_first_read_long_race.c \
 	drv/k_launch_event_ok.c \
 	drv/k_launch_event_race.c \
 	drv/k_launch_ex_alias_write_race.c \

@@ -16,7 +16,7 @@
 #   SG-LINK: ARGS         extra link arguments where automake does not build it
 #                         (tests/gpu/run.sh; @TMP@ is its build folder)
 # SG_QEMU, when set, is the command that runs the program (another
-# machine's build under qemu-user: "qemu-aarch64 -cpu max,sve=off", README).
+# machine's build under qemu-user: "qemu-aarch64 -cpu max,sve=off", docs/HACKING.md).
 # Exit: 0 pass, 77 skip, 1 fail.
 set -u
 # The argument is the program, or (from make check) its source file X.c,
@@ -78,7 +78,7 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
 # machine lacks were put (the GPU machine has no libunwind).
 libpath=${SYNCGUARD_LIBDIR:+$SYNCGUARD_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}
 if [ -n "${SG_QEMU:-}" ]; then
-    # Another machine's program under qemu-user (README: aarch64): the
+    # Another machine's program under qemu-user (docs/HACKING.md: aarch64): the
     # preload and the library path are the guest's (QEMU_SET_ENV), never
     # the host's (the emulator itself is a host program).
     # shellcheck disable=SC2086

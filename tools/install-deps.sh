@@ -11,7 +11,7 @@
 #       entries in APT's sources (a copy of the distribution's deb entries,
 #       /etc/apt/sources.list.d/syncguard-deb-src.*) for `apt-get source`.
 #   sh tools/install-deps.sh --aarch64    also the aarch64 cross build and
-#       its tests under qemu-user on an x86-64 machine (README, aarch64): the
+#       its tests under qemu-user on an x86-64 machine (docs/HACKING.md, aarch64): the
 #       cross compiler, the arm64 libraries (dpkg's arm64 architecture
 #       added), the arm64 C library's debug symbols (as reports name libc's
 #       frames; without them libdw's first look-up loads libdebuginfod with

@@ -13,3 +13,9 @@ EXTRA_DIST += tools/t-layers.sh
 # them (and needs glibc alone in a --enable-static-deps build).
 TESTS += tools/t-exports.sh
 EXTRA_DIST += tools/t-exports.sh
+
+# The option documentation: syncguard(7)'s option list and docs/options.md
+# are what tools/gen-options-doc makes of src/base/options.def, and help=1
+# prints the same descriptions.
+TESTS += tools/t-options-doc.py
+EXTRA_DIST += tools/t-options-doc.py

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Graphs: host nodes however made, conditional nodes, the items of an
  * executable graph modelled at each launch, updates, the order of launches
- * (life/graph.c, read off the driver by life/graph_walk.c). */
-#ifndef SG_LIFE_GRAPH_H
-#define SG_LIFE_GRAPH_H
+ * (work/graph.c, read off the driver by work/graph_walk.c). */
+#ifndef SG_WORK_GRAPH_H
+#define SG_WORK_GRAPH_H
 
 #include <cuda.h>
 

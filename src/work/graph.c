@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The graphs a program builds, instantiates, updates and launches. A
  * graph's nodes run when it is launched, not when it is built, so the
- * graph is read off the driver once, at instantiation (life/graph_walk.c),
+ * graph is read off the driver once, at instantiation (work/graph_walk.c),
  * and each launch is modelled node by node, in a topological order, on the
  * launch stream:
  *   - a memcpy node with a pinned host side is guarded like a copy
@@ -30,10 +30,10 @@
 #include "base/log.h"
 #include "base/options.h"
 #include "driver/driver.h"
-#include "life/graph.h"
-#include "life/hostfn.h"
-#include "life/kernel.h"
-#include "life/graph_walk.h"
+#include "work/graph.h"
+#include "work/hostfn.h"
+#include "work/kernel.h"
+#include "work/graph_walk.h"
 #include "life/life.h"
 #include "life/site.h"
 #include "model/model.h"

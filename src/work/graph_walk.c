@@ -9,8 +9,8 @@
 
 #include "driver/driver.h"
 #include "driver/kparams.h"
-#include "life/graph_walk.h"
-#include "life/kernel.h"
+#include "work/graph_walk.h"
+#include "work/kernel.h"
 
 #define MAX_DEPTH 8
 #define MAX_BODIES 8

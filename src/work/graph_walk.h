@@ -62,7 +62,7 @@ struct graph_items {
     int blind_conditions;
 };
 
-/* What the walk asks the caller (work/graph.c), which knows what the
+/* What the walk asks the caller (work/graph_exec.c), which knows what the
  * driver cannot tell. */
 struct graph_walk_ops {
     /* A host node's trampoline, from its function and data (NULL: the

@@ -3,7 +3,7 @@
  * enqueued behind a trampoline that observes its stream's earlier work when
  * it starts, and is a gate for the work after it until it returns
  * (work/hostfn.c). Captured streams replay the function on every graph
- * launch, so there it gets a graph trampoline (work/graph.c). */
+ * launch, so there it gets a graph trampoline (work/graph_host.c). */
 #include "config.h"
 
 #include "fault/wait.h"

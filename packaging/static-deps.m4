@@ -13,9 +13,10 @@
 # else (plain --enable-static-deps) from ./static-deps/lib, where
 # tools/build-static-deps.sh puts them, else from the system's library
 # directory. Debian's own cannot be linked into a shared object; the link
-# test below says so, and what to do. packaging/glibc-compat.c, compiled by
+# test below says so, and what to do. src/base/glibc-compat.c, compiled by
 # configure into packaging/glibc-compat.o (configure again after changing
-# it), keeps the glibc it needs at 2.17.
+# it; not under src/, where make clean removes every object), keeps the
+# glibc it needs at 2.17.
 AC_DEFUN([SG_STATIC_DEPS], [
 AC_ARG_ENABLE([static-deps],
   [AS_HELP_STRING([--enable-static-deps@<:@=DIR@:>@],
@@ -43,14 +44,14 @@ AS_IF([test "x$enable_static_deps" != xno], [
     sg_sd_hide="$sg_sd_hide${sg_sd_hide:+:}`basename "$sg_sd_found"`"
   done
   sg_sd_cflags=$CFLAGS; sg_sd_cppflags=$CPPFLAGS; sg_sd_save_libs=$LIBS
-  dnl The oldest glibc it can need (packaging/glibc-compat.c): its
+  dnl The oldest glibc it can need (src/base/glibc-compat.c): its
   dnl functions' older symbol versions, compiled here, linked first.
   AC_MSG_CHECKING([whether glibc's older symbol versions can be linked to])
   sg_sd_compat="$ac_pwd/packaging/glibc-compat.o"
   sg_sd_pre="-Wl,$sg_sd_compat -Wl,--push-state,--no-as-needed,-l:libpthread.so.0,-l:libdl.so.2,--pop-state"
   AS_MKDIR_P([packaging])
   CFLAGS="$CFLAGS -fPIC -shared"; LIBS="$sg_sd_pre $LIBS"
-  AS_IF([$CC $CPPFLAGS $sg_sd_cflags -fPIC -c "$srcdir/packaging/glibc-compat.c" -o "$sg_sd_compat" >&AS_MESSAGE_LOG_FD 2>&1],
+  AS_IF([$CC $CPPFLAGS $sg_sd_cflags -fPIC -c "$srcdir/src/base/glibc-compat.c" -o "$sg_sd_compat" >&AS_MESSAGE_LOG_FD 2>&1],
     [AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <pthread.h>]], [[pthread_once(0, 0);]])],
       [AC_MSG_RESULT([yes])], [AC_MSG_RESULT([no]); sg_sd_pre=])],
     [AC_MSG_RESULT([no]); sg_sd_pre=])

@@ -40,7 +40,7 @@ check-packages: all
 EXTRA_DIST += LICENSE packaging/static-deps.m4 packaging/glibc-needs.sh packaging/deb/make-deb.sh \
 	packaging/wheel/make-wheel.sh packaging/tests/run.sh packaging/tests/lib.sh \
 	packaging/tests/t-static-deps.sh packaging/tests/t-old-glibc.sh packaging/tests/t-deb.sh packaging/tests/t-deb-lintian.sh \
-	packaging/tests/t-deb-apt.sh packaging/tests/t-wheel.sh tools/build-static-deps.sh \
+	packaging/tests/t-deb-apt.sh packaging/tests/t-wheel.sh dev/build-static-deps.sh \
 	python/pyproject.toml python/syncguard/__init__.py python/syncguard/__main__.py \
 	python/syncguard/_locate.py python/syncguard/report.py python/syncguard/pytest_plugin.py
 

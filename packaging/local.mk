@@ -37,15 +37,15 @@ check-packages: all
 	  DEB=$(abs_top_builddir)/$(DEB_FILE) $(SHELL) $(srcdir)/packaging/tests/run.sh $(PKG_TESTS)
 .PHONY: check-packages
 
-EXTRA_DIST += LICENSE packaging/static-deps.m4 packaging/glibc-compat.c packaging/glibc-needs.sh packaging/deb/make-deb.sh \
+EXTRA_DIST += LICENSE packaging/static-deps.m4 packaging/glibc-needs.sh packaging/deb/make-deb.sh \
 	packaging/wheel/make-wheel.sh packaging/tests/run.sh packaging/tests/lib.sh \
 	packaging/tests/t-static-deps.sh packaging/tests/t-old-glibc.sh packaging/tests/t-deb.sh packaging/tests/t-deb-lintian.sh \
-	packaging/tests/t-deb-apt.sh packaging/tests/t-wheel.sh tools/build-static-deps.sh \
+	packaging/tests/t-deb-apt.sh packaging/tests/t-wheel.sh dev/build-static-deps.sh \
 	python/pyproject.toml python/syncguard/__init__.py python/syncguard/__main__.py \
 	python/syncguard/_locate.py python/syncguard/report.py python/syncguard/pytest_plugin.py
 
 clean-local:
 	rm -rf _deb _wheel dist syncguard_*.deb packaging-tests
-# configure compiled it (--enable-static-deps).
+# configure compiled it from src/base/glibc-compat.c (--enable-static-deps).
 distclean-local:
 	rm -f packaging/glibc-compat.o

@@ -11,15 +11,16 @@
 #
 # The archives must be position-independent: they are taken from DIR/lib,
 # else (plain --enable-static-deps) from ./static-deps/lib, where
-# tools/build-static-deps.sh puts them, else from the system's library
+# dev/build-static-deps.sh puts them, else from the system's library
 # directory. Debian's own cannot be linked into a shared object; the link
-# test below says so, and what to do. packaging/glibc-compat.c, compiled by
+# test below says so, and what to do. src/base/glibc-compat.c, compiled by
 # configure into packaging/glibc-compat.o (configure again after changing
-# it), keeps the glibc it needs at 2.17.
+# it; not under src/, where make clean removes every object), keeps the
+# glibc it needs at 2.17.
 AC_DEFUN([SG_STATIC_DEPS], [
 AC_ARG_ENABLE([static-deps],
   [AS_HELP_STRING([--enable-static-deps@<:@=DIR@:>@],
-    [link libunwind, libdw, libelf, libbz2, liblzma and libz statically into libsyncguard.so, symbols hidden, so that it needs glibc only; position-independent archives from DIR/lib (default: ./static-deps/lib, made by tools/build-static-deps.sh, else the system's)])],
+    [link libunwind, libdw, libelf, libbz2, liblzma and libz statically into libsyncguard.so, symbols hidden, so that it needs glibc only; position-independent archives from DIR/lib (default: ./static-deps/lib, made by dev/build-static-deps.sh, else the system's)])],
   [], [enable_static_deps=no])
 STATIC_DEPS=no
 AS_IF([test "x$enable_static_deps" != xno], [
@@ -36,21 +37,21 @@ AS_IF([test "x$enable_static_deps" != xno], [
       AS_IF([test -f "$sg_sd_dir/lib$sg_sd_name.a"], [sg_sd_found="$sg_sd_dir/lib$sg_sd_name.a"; break])
     done
     AS_IF([test -n "$sg_sd_found"], [AC_MSG_RESULT([$sg_sd_found])],
-      [AC_MSG_RESULT([no]); AC_MSG_ERROR([--enable-static-deps: lib$sg_sd_name.a not found in $sg_sd_dirs: run sh tools/build-static-deps.sh first (it builds the archives in ./static-deps)])])
+      [AC_MSG_RESULT([no]); AC_MSG_ERROR([--enable-static-deps: lib$sg_sd_name.a not found in $sg_sd_dirs: run sh dev/build-static-deps.sh first (it builds the archives in ./static-deps)])])
     AS_IF([test "$sg_sd_name" = unwind && test -f "$sg_sd_dir/../include/libunwind.h"],
       [UNWIND_CFLAGS="-I`cd "$sg_sd_dir/../include" && pwd`"])
     sg_sd_libs="$sg_sd_libs $sg_sd_found"
     sg_sd_hide="$sg_sd_hide${sg_sd_hide:+:}`basename "$sg_sd_found"`"
   done
   sg_sd_cflags=$CFLAGS; sg_sd_cppflags=$CPPFLAGS; sg_sd_save_libs=$LIBS
-  dnl The oldest glibc it can need (packaging/glibc-compat.c): its
+  dnl The oldest glibc it can need (src/base/glibc-compat.c): its
   dnl functions' older symbol versions, compiled here, linked first.
   AC_MSG_CHECKING([whether glibc's older symbol versions can be linked to])
   sg_sd_compat="$ac_pwd/packaging/glibc-compat.o"
   sg_sd_pre="-Wl,$sg_sd_compat -Wl,--push-state,--no-as-needed,-l:libpthread.so.0,-l:libdl.so.2,--pop-state"
   AS_MKDIR_P([packaging])
   CFLAGS="$CFLAGS -fPIC -shared"; LIBS="$sg_sd_pre $LIBS"
-  AS_IF([$CC $CPPFLAGS $sg_sd_cflags -fPIC -c "$srcdir/packaging/glibc-compat.c" -o "$sg_sd_compat" >&AS_MESSAGE_LOG_FD 2>&1],
+  AS_IF([$CC $CPPFLAGS $sg_sd_cflags -fPIC -c "$srcdir/src/base/glibc-compat.c" -o "$sg_sd_compat" >&AS_MESSAGE_LOG_FD 2>&1],
     [AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <pthread.h>]], [[pthread_once(0, 0);]])],
       [AC_MSG_RESULT([yes])], [AC_MSG_RESULT([no]); sg_sd_pre=])],
     [AC_MSG_RESULT([no]); sg_sd_pre=])
@@ -61,7 +62,7 @@ AS_IF([test "x$enable_static_deps" != xno], [
 #include <elfutils/libdwfl.h>]], [[void *pc[2]; unw_backtrace(pc, 2); dwfl_begin(0);]])],
     [AC_MSG_RESULT([yes])],
     [AC_MSG_RESULT([no])
-     AC_MSG_ERROR([--enable-static-deps: these archives cannot be linked into libsyncguard.so:$sg_sd_libs (Debian's libunwind.a is not position-independent, its libdw.a and libelf.a use local-exec TLS, its libbz2.a a copy relocation; see config.log): build position-independent ones from the Debian source packages with sh tools/build-static-deps.sh, then configure again])])
+     AC_MSG_ERROR([--enable-static-deps: these archives cannot be linked into libsyncguard.so:$sg_sd_libs (Debian's libunwind.a is not position-independent, its libdw.a and libelf.a use local-exec TLS, its libbz2.a a copy relocation; see config.log): build position-independent ones from the Debian source packages with sh dev/build-static-deps.sh, then configure again])])
   CFLAGS=$sg_sd_cflags; CPPFLAGS=$sg_sd_cppflags; LIBS=$sg_sd_save_libs
   set dummy $sg_sd_libs
   UNWIND_LIBS="-Wl,--exclude-libs,$sg_sd_hide $sg_sd_pre -Wl,$[2]"

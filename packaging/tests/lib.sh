@@ -15,7 +15,7 @@ finish() {
     exit 1
 }
 
-# examples/racy built against the emulator, as tools/quickstart.sh builds it
+# examples/racy built against the emulator, as dev/quickstart.sh builds it
 # when there is no GPU: $tmp/racy.
 build_racy() {
     [ -e "$SG_EMU_LIBDIR/libcuda.so" ] || skip "no emulator in $SG_EMU_LIBDIR (make -C tests emu/libcuda.la)"

@@ -31,12 +31,12 @@ done
 glibc=$(sh "$SRCDIR/packaging/glibc-needs.sh" --self-contained "$lib") || fail "glibc-needs.sh refused it"
 echo "needs glibc $glibc or newer; the symbols of that version:"
 objdump -T "$lib" | grep "GLIBC_$glibc[ )]" | awk '{print "  " $NF}'
-# packaging/glibc-compat.c keeps it at 2.17 (manylinux2014): a newer
+# src/base/glibc-compat.c keeps it at 2.17 (manylinux2014): a newer
 # version means syncguard or a library linked in calls a function whose
 # symbol glibc re-versioned; give it a line there.
 case $glibc in
 2.[0-9] | 2.1[0-7]) ;;
-*) fail "needs glibc $glibc, more than 2.17: add the functions above to packaging/glibc-compat.c" ;;
+*) fail "needs glibc $glibc, more than 2.17: add the functions above to src/base/glibc-compat.c" ;;
 esac
 # Where they lived before glibc 2.34: NEEDED, so that an older glibc loads them.
 needed "$lib" | grep -qx libpthread.so.0 || fail "libpthread.so.0 is not NEEDED"

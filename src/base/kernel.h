@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* What the running kernel's version says about syncguard's own pinned
- * memory (preload/cuda/hugepin.c). Pure functions: any context. */
+ * memory (model/hugepin.c). Pure functions: any context. */
 #ifndef SG_BASE_KERNEL_H
 #define SG_BASE_KERNEL_H
 

@@ -45,7 +45,7 @@
 #include "fault/strings.h"
 #include "fault/wait.h"
 #include "guard/guard.h"
-#include "life/kernel.h"
+#include "work/kernel.h"
 #include "model/copies.h"
 #include "model/incall.h"
 

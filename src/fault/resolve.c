@@ -22,7 +22,7 @@
 #include "fault/resolve.h"
 #include "fault/wait.h"
 #include "guard/guard.h"
-#include "life/hostfn.h"
+#include "work/hostfn.h"
 #include "base/stats.h"
 #include "life/life.h"
 #include "model/incall.h"

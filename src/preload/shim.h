@@ -37,26 +37,13 @@ void *sg_dlsym_impl(void *handle, const char *name);
  *   SG_SHIM(ssize_t, read, (int fd, void *buf, size_t n)) { ... }
  * A C library shim finds the function it hides with SG_NEXT(name)
  * (base/dl.h); a driver shim, one line of driver/entrypoints.def, with
- * SG_REAL(symbol) or SG_FORWARD. */
+ * SG_REAL(symbol) or SG_FORWARD (driver/entries.h). */
 #define SG_SHIM(ret, name, params) \
     ret name params;               \
     SG_EXPORT ret name params
 
 /* A driver shim: SG_CUDA_SHIM(cuStreamSynchronize, (CUstream h)) { ... }. */
 #define SG_CUDA_SHIM(symbol, params) SG_SHIM(CUresult CUDAAPI, symbol, params)
-
-/* The real driver function of the shim symbol, typed as the shim: the
- * driver's own answer, or looked up in libcuda.so.1 on first use (NULL when
- * the driver lacks it). */
-#define SG_REAL(symbol) ((__typeof__(&symbol))sg_real(SG_E_##symbol))
-
-/* Calls the real implementation of the shim symbol; CUDA_ERROR_NOT_FOUND
- * when the driver lacks it. Counted in sg_in_driver (base/lock.h). */
-#define SG_FORWARD(symbol, ...)                                                   \
-    ({                                                                            \
-        __typeof__(&symbol) real_ = SG_REAL(symbol);                              \
-        real_ ? SG_DRIVER_CALL(real_(__VA_ARGS__)) : CUDA_ERROR_NOT_FOUND;        \
-    })
 
 /* A shim of work that has no host side but still orders streams: a kernel,
  * memset or device copy on the legacy default stream waits for earlier

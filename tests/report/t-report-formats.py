@@ -14,7 +14,7 @@ racy program (d2h_async_read_race under the preload):
     with both stacks (Python frames first); none: one passing testcase;
   - -o writes a file; the exit status is the table's (0 none, 1 races).
 jsonschema is looked for in this Python, then python3, then /usr/bin/python3;
-without it the test skips (fails when CI is set: tools/install-deps.sh
+without it the test skips (fails when CI is set: dev/install-deps.sh
 installs it)."""
 import json
 import os
@@ -52,7 +52,7 @@ def validator():
         if r.returncode == 0:
             return py
     if os.environ.get("CI"):
-        t.failed("no python3 with jsonschema (python3-jsonschema; tools/install-deps.sh)")
+        t.failed("no python3 with jsonschema (python3-jsonschema; dev/install-deps.sh)")
     t.skipped("no python3 with jsonschema (Debian: python3-jsonschema)")
 
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# The floors of libsyncguard call only down: tools/check-layers.sh over the
+# The floors of libsyncguard call only down: dev/check-layers.sh over the
 # sources and the convenience libraries just built.
 set -u
 top_build=$(cd .. && pwd)
-exec sh "${srcdir:-.}/../tools/check-layers.sh" "$top_build"
+exec sh "${srcdir:-.}/../dev/check-layers.sh" "$top_build"

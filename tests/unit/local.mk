@@ -5,7 +5,7 @@
 # Included from tests/Makefile.am; paths relative to tests/.
 UNIT_TESTS = unit/t-vclock unit/t-streams unit/t-events unit/t-shape unit/t-options \
 	unit/t-suppress unit/t-spans unit/t-strings unit/t-emulate unit/t-emulate-a64 unit/t-copy-index \
-	unit/t-sample unit/t-kernel-release
+	unit/t-sample unit/t-kernel-release unit/t-graph-walk
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 noinst_HEADERS += unit/unit.h
@@ -17,6 +17,7 @@ sg_capture = $(top_builddir)/src/capture/libsg_capture.la
 sg_model = $(top_builddir)/src/model/libsg_model.la
 sg_guard = $(top_builddir)/src/guard/libsg_guard.la
 sg_report = $(top_builddir)/src/report/libsg_report.la
+sg_work = $(top_builddir)/src/work/libsg_work.la
 sg_fault = $(top_builddir)/src/fault/libsg_fault.la
 
 unit_t_vclock_SOURCES = unit/t-vclock.c
@@ -86,3 +87,10 @@ unit_t_kernel_release_SOURCES = unit/t-kernel-release.c
 unit_t_kernel_release_CPPFLAGS = $(UNIT_CPPFLAGS)
 unit_t_kernel_release_CFLAGS = $(UNIT_CFLAGS)
 unit_t_kernel_release_LDADD = $(sg_base)
+
+# The driver and the kernel parameters the walk reads are the test's
+# stand-ins (sg_driver, sg_kparams_of, sg_kernel_pointer_values).
+unit_t_graph_walk_SOURCES = unit/t-graph-walk.c
+unit_t_graph_walk_CPPFLAGS = $(UNIT_CPPFLAGS)
+unit_t_graph_walk_CFLAGS = $(UNIT_CFLAGS)
+unit_t_graph_walk_LDADD = $(sg_work)

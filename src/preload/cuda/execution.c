@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of kernel launches (the driver's execution control family): work
  * that orders streams, and that may write the pinned host memory its
- * arguments point into (life/kernel.c). Host functions are hostfn.c's, the
+ * arguments point into (work/kernel.c). Host functions are hostfn.c's, the
  * launch API before CUDA 4.0 launch_legacy.c's. */
 #include "config.h"
 
 /* cuLaunchCooperativeKernelMultiDevice is deprecated; its shim names it. */
 #define CUDA_ENABLE_DEPRECATED 1
 
-#include "life/kernel.h"
+#include "work/kernel.h"
 #include "model/sync.h"
 #include "preload/shim.h"
 
@@ -41,7 +41,7 @@ KERNEL_LAUNCH(cuLaunchCooperativeKernel_ptsz, "cuLaunchCooperativeKernel", 1, s,
               LAUNCH_PARAMS_NO_EXTRA, f, gx, gy, gz, bx, by, bz, shmem, s, params)
 
 /* cuLaunchKernelEx: a launch, and the events its attributes record
- * (life/launch_events.c), which stand for what came before the kernel. */
+ * (work/launch_events.c), which stand for what came before the kernel. */
 #define LAUNCH_EX(symbol, per_thread)                                                         \
     SG_CUDA_SHIM(symbol, (const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)) \
     {                                                                                      \
@@ -58,7 +58,7 @@ KERNEL_LAUNCH(cuLaunchCooperativeKernel_ptsz, "cuLaunchCooperativeKernel", 1, s,
 LAUNCH_EX(cuLaunchKernelEx, 0)
 LAUNCH_EX(cuLaunchKernelEx_ptsz, 1)
 
-/* One launch per device, each on a stream the program made (life/kernel.c). */
+/* One launch per device, each on a stream the program made (work/kernel.c). */
 SG_CUDA_SHIM(cuLaunchCooperativeKernelMultiDevice, (CUDA_LAUNCH_PARAMS *list, unsigned int n, unsigned int flags))
 {
     SG_IN_ORDER();

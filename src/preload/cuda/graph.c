@@ -2,10 +2,10 @@
 /* Shims of graphs: host nodes however they are made get a trampoline that
  * observes what the node depends on; conditional nodes' bodies and handles
  * are remembered; instantiation, updates and launches hand the graph to
- * life/graph.c. */
+ * the graph files of work/ (work/graph.h). */
 #include "config.h"
 
-#include "life/graph.h"
+#include "work/graph.h"
 #include "preload/shim.h"
 
 /* cuda.h maps these names to newer ABIs; the ABIs wrapped here carry the
@@ -120,7 +120,7 @@ SG_CUDA_SHIM(cuGraphExecMemcpyNodeSetParams, (CUgraphExec exec, CUgraphNode node
     return r;
 }
 
-/* An update of one node of an executable graph, handed to life/graph.c
+/* An update of one node of an executable graph, handed to work/graph_update.c
  * once the driver took it. */
 #define GRAPH_EXEC_SET(symbol, params_type, update)                              \
     SG_CUDA_SHIM(symbol, (CUgraphExec exec, CUgraphNode node, const params_type *p)) \

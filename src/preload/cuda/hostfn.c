@@ -2,13 +2,13 @@
 /* Shims of host functions and stream callbacks: the program's function is
  * enqueued behind a trampoline that observes its stream's earlier work when
  * it starts, and is a gate for the work after it until it returns
- * (life/hostfn.c). Captured streams replay the function on every graph
- * launch, so there it gets a graph trampoline (life/graph.c). */
+ * (work/hostfn.c). Captured streams replay the function on every graph
+ * launch, so there it gets a graph trampoline (work/graph_host.c). */
 #include "config.h"
 
 #include "fault/wait.h"
-#include "life/graph.h"
-#include "life/hostfn.h"
+#include "work/graph.h"
+#include "work/hostfn.h"
 #include "model/sync.h"
 #include "preload/shim.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Shims of the launch API before CUDA 4.0 (life/launch_legacy.c): the
+/* Shims of the launch API before CUDA 4.0 (work/launch_legacy.c): the
  * parameter calls are followed so that a launch can be read like any
  * other; cuLaunch and cuLaunchGrid launch on the legacy stream,
  * cuLaunchGridAsync on the stream it names. (The block shape and shared
@@ -9,7 +9,7 @@
 /* These entry points are deprecated; their shims name them. */
 #define CUDA_ENABLE_DEPRECATED 1
 
-#include "life/kernel.h"
+#include "work/kernel.h"
 #include "preload/shim.h"
 
 SG_CUDA_SHIM(cuParamSetSize, (CUfunction f, unsigned int numbytes))

@@ -3,7 +3,7 @@
  * it is the host address, and nothing is to be done; where the driver
  * gives the memory an address of its own, the pinned table learns it, so
  * that a kernel given that address guards the host range
- * (life/kernel.c). */
+ * (work/kernel.c). */
 #include "config.h"
 
 #include "model/model.h"

@@ -13,7 +13,7 @@
  * driver for the page-rounded size, plus a page for a small one (from the
  * pool), and hands the program the first page boundary in the block.
  * With huge_pinned, an allocation of a huge page or more is syncguard's
- * own registered memory instead (hugepin.c), pages of its own as well.
+ * own registered memory instead (model/hugepin.c), pages of its own as well.
  *
  * The driver also takes pinned memory back without a call of this family:
  * when a context is torn down it frees the context's allocations and drops
@@ -29,7 +29,7 @@
 #include "fault/access.h"
 #include "guard/guard.h"
 #include "model/model.h"
-#include "preload/cuda/hugepin.h"
+#include "model/hugepin.h"
 #include "preload/cuda/memhost.h"
 #include "preload/shim.h"
 

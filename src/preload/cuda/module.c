@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of module and library unloads: the kernel parameter layouts
  * syncguard cached (driver/kparams.c), and the parameters it saw set
- * through the pre-4.0 launch API (life/launch_legacy.c), may name other
+ * through the pre-4.0 launch API (work/launch_legacy.c), may name other
  * kernels afterwards. */
 #include "config.h"
 
 #include "driver/kparams.h"
-#include "life/kernel.h"
+#include "work/kernel.h"
 #include "preload/shim.h"
 
 SG_CUDA_SHIM(cuModuleUnload, (CUmodule m))

@@ -4,8 +4,8 @@
  * page-locked allocation is) may write any byte of those allocations until
  * the host observes the launch complete, so each is guarded like the
  * destination of a device-to-host copy. */
-#ifndef SG_LIFE_KERNEL_H
-#define SG_LIFE_KERNEL_H
+#ifndef SG_WORK_KERNEL_H
+#define SG_WORK_KERNEL_H
 
 #include <cuda.h>
 #include <stdint.h>
@@ -44,12 +44,12 @@ void sg_kernel_launched(const struct sg_launch *l);
  * the n entries is a launch on its own stream, ordered by flags. */
 void sg_kernel_launched_multi(const CUDA_LAUNCH_PARAMS *list, unsigned n, unsigned flags);
 
-/* ---- events a launch records (life/launch_events.c) ----
+/* ---- events a launch records (work/launch_events.c) ----
  * cuLaunchKernelEx's event attributes, after the driver accepted the
  * launch and before it is counted (sg_kernel_launched). */
 void sg_launch_events_recorded(const CUlaunchConfig *cfg, int per_thread);
 
-/* ---- the launch API before CUDA 4.0 (life/launch_legacy.c) ----
+/* ---- the launch API before CUDA 4.0 (work/launch_legacy.c) ----
  * What cuParamSetSize and cuParamSeti/f/v left with a function, once the
  * driver took it; a launch of the function's parameters (cuLaunch,
  * cuLaunchGrid, cuLaunchGridAsync) on s; module unloads (a function

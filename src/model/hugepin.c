@@ -55,14 +55,15 @@
 
 #include "base/dl.h"
 #include "base/kernel.h"
+#include "base/lock.h"
 #include "base/log.h"
 #include "base/options.h"
 #include "base/page.h"
 #include "base/stats.h"
 #include "driver/driver.h"
+#include "driver/entries.h"
+#include "model/hugepin.h"
 #include "model/model.h"
-#include "preload/cuda/hugepin.h"
-#include "preload/shim.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23

@@ -15,7 +15,7 @@
 
 #include "base/options.h"
 #include "driver/kparams.h"
-#include "life/kernel.h"
+#include "work/kernel.h"
 #include "life/site.h"
 #include "model/model.h"
 

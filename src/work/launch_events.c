@@ -15,7 +15,7 @@
  * stand for nothing. Wrong either way is a report, never a hidden race. */
 #include "config.h"
 
-#include "life/kernel.h"
+#include "work/kernel.h"
 #include "model/model.h"
 #include "model/sync.h"
 

@@ -18,7 +18,7 @@
 #include "base/common.h"
 #include "base/lock.h"
 #include "guard/guard.h"
-#include "life/hostfn.h"
+#include "work/hostfn.h"
 #include "life/life.h"
 #include "model/sync.h"
 

@@ -4,8 +4,8 @@
  * event record and wait nodes, host nodes), child graphs and the bodies of
  * conditional nodes expanded in place, each item with the items it depends
  * on. Items come in a topological order (each after its dependencies). */
-#ifndef SG_LIFE_GRAPH_WALK_H
-#define SG_LIFE_GRAPH_WALK_H
+#ifndef SG_WORK_GRAPH_WALK_H
+#define SG_WORK_GRAPH_WALK_H
 
 #include <cuda.h>
 #include <stddef.h>
@@ -62,7 +62,7 @@ struct graph_items {
     int blind_conditions;
 };
 
-/* What the walk asks the caller (life/graph.c), which knows what the
+/* What the walk asks the caller (work/graph_exec.c), which knows what the
  * driver cannot tell. */
 struct graph_walk_ops {
     /* A host node's trampoline, from its function and data (NULL: the

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* huge_pinned: large pinned allocations on syncguard's own transparent
  * huge pages, registered with the driver (hugepin.c). Normal context. */
-#ifndef SG_PRELOAD_CUDA_HUGEPIN_H
-#define SG_PRELOAD_CUDA_HUGEPIN_H
+#ifndef SG_MODEL_HUGEPIN_H
+#define SG_MODEL_HUGEPIN_H
 
 #include <cuda.h>
 #include <stddef.h>

@@ -3,7 +3,7 @@
 # Builds libsyncguard.so with AddressSanitizer and UBSan and runs the
 # driver-API tests (tests/drv, on the CPU emulator) under it: our own memory
 # errors and undefined behaviour, which the plain test suite cannot see.
-# Run from a configured and built tree: sh tools/check-sanitizers.sh [TEST...]
+# Run from a configured and built tree: sh dev/check-sanitizers.sh [TEST...]
 # Not part of `make check` (it takes several minutes).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)

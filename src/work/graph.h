@@ -1,9 +1,31 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Graphs: host nodes however made, conditional nodes, the items of an
- * executable graph modelled at each launch, updates, the order of launches
- * (life/graph.c, read off the driver by life/graph_walk.c). */
-#ifndef SG_LIFE_GRAPH_H
-#define SG_LIFE_GRAPH_H
+/* The graphs a program builds, instantiates, updates and launches. A
+ * graph's nodes run when it is launched, not when it is built, so the
+ * graph is read off the driver once, at instantiation (work/graph_walk.c),
+ * and each launch is modelled node by node, in a topological order, on the
+ * launch stream:
+ *   - a memcpy node with a pinned host side is guarded like a copy
+ *     enqueued on the launch stream;
+ *   - an event record node records its event with what the nodes it
+ *     depends on stand for (and the work before the launch);
+ *   - an event wait node adds the event's work to what the nodes after it
+ *     stand for, and the launch stream waits for it after the launch;
+ *   - a host node, when it runs, shows the host what the nodes it depends
+ *     on stand for.
+ * What a node stands for is a prefix of the launch stream up to its last
+ * ancestor copy: a copy ordered before that one without being an ancestor
+ * is covered too (a race there can go unreported, never a false one).
+ * Changes to an executable graph (cuGraphExec*SetParams, cuGraphExecUpdate)
+ * apply from the next launch. (Copies recorded by a stream capture are
+ * never guarded at capture: they had not run.) The shims are
+ * preload/cuda/graph.c.
+ *
+ * One file each: host functions in graphs (work/graph_host.c), conditional
+ * nodes (graph_cond.c), the table of executable graphs (graph_exec.c),
+ * updates of their nodes (graph_update.c), launches (graph_launch.c); what
+ * they share is work/graph_int.h. */
+#ifndef SG_WORK_GRAPH_H
+#define SG_WORK_GRAPH_H
 
 #include <cuda.h>
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Linked into a --enable-static-deps libsyncguard.so (packaging/static-deps.m4)
- * to keep the glibc it needs as old as its functions are: built against
- * glibc 2.34 or newer, a call of pthread_create, sem_wait or dlopen binds
+/* Linked into a --enable-static-deps libsyncguard.so (configure compiles
+ * it, packaging/static-deps.m4; no floor's library holds it) to keep the
+ * glibc it needs as old as its functions are: built against glibc 2.34 or
+ * newer, a call of pthread_create, sem_wait or dlopen binds
  * to the GLIBC_2.34 version those got when libpthread and libdl moved into
  * libc, stat and fstat to GLIBC_2.33 (pthread_sigmask, at GLIBC_2.32, is syncguard's own shim, preload/libc/sigmask.c, which finds libc's at run time),
  * and the dynamic linker of an older glibc refuses the library. Every

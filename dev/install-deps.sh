@@ -4,13 +4,13 @@
 # toolkit is not a Debian package here: it is expected at /usr/local/cuda
 # (or CUDA_HOME, or wherever nvcc is on PATH).
 #
-#   sh tools/install-deps.sh              to build and test
-#   sh tools/install-deps.sh --packaging  also what make deb, make wheel,
-#       make check-packages and tools/build-static-deps.sh need (CI): lintian,
+#   sh dev/install-deps.sh                to build and test
+#   sh dev/install-deps.sh --packaging    also what make deb, make wheel,
+#       make check-packages and dev/build-static-deps.sh need (CI): lintian,
 #       dpkg-dev, Python's build, setuptools, wheel and venv, and deb-src
 #       entries in APT's sources (a copy of the distribution's deb entries,
 #       /etc/apt/sources.list.d/syncguard-deb-src.*) for `apt-get source`.
-#   sh tools/install-deps.sh --aarch64    also the aarch64 cross build and
+#   sh dev/install-deps.sh --aarch64      also the aarch64 cross build and
 #       its tests under qemu-user on an x86-64 machine (docs/HACKING.md, aarch64): the
 #       cross compiler, the arm64 libraries (dpkg's arm64 architecture
 #       added), the arm64 C library's debug symbols (as reports name libc's

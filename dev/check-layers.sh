@@ -5,11 +5,11 @@
 # climbs out with "../", only src/preload exports symbols, and, once built,
 # no object refers to a symbol of a higher floor and no two objects depend
 # on each other, directly or around a circle.
-#   sh tools/check-layers.sh [BUILDDIR]     (BUILDDIR: where src/ was built)
+#   sh dev/check-layers.sh [BUILDDIR]       (BUILDDIR: where src/ was built)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top}
-floors="base capture driver model guard report life fault preload"
+floors="base capture driver model guard report life work fault preload"
 status=0
 
 rank() {
@@ -65,7 +65,7 @@ for file in $files; do
     for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\/[^"]*\)".*/\1/p' "$file"); do
         echo "$file $inc"
     done
-done | awk -v what="include" -f "$top/tools/check-layers.awk" || status=1
+done | awk -v what="include" -f "$top/dev/check-layers.awk" || status=1
 
 # Link-level arrows, from the built convenience libraries.
 objs=""
@@ -105,7 +105,7 @@ if [ -n "$objs" ]; then
             }
             exit bad
         }' > "${TMPDIR:-/tmp}/check-layers.$$" || status=1
-    sort -u "${TMPDIR:-/tmp}/check-layers.$$" | awk -v what="object" -f "$top/tools/check-layers.awk" || status=1
+    sort -u "${TMPDIR:-/tmp}/check-layers.$$" | awk -v what="object" -f "$top/dev/check-layers.awk" || status=1
     rm -f "${TMPDIR:-/tmp}/check-layers.$$"
 else
     echo "check-layers: no built floors under $build/src: link-level arrows not checked" >&2

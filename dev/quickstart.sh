@@ -6,7 +6,7 @@
 # driver that the tests use. Says which.
 set -eu
 cd "$(dirname "$0")/.."
-sh tools/install-deps.sh
+sh dev/install-deps.sh
 [ -x configure ] || autoreconf -fi
 [ -f Makefile ] || ./configure --quiet
 make -j"$(nproc)" --quiet

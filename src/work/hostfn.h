@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Trampolines for host functions and stream callbacks (life/hostfn.c). */
-#ifndef SG_LIFE_HOSTFN_H
-#define SG_LIFE_HOSTFN_H
+/* Trampolines for host functions and stream callbacks (work/hostfn.c). */
+#ifndef SG_WORK_HOSTFN_H
+#define SG_WORK_HOSTFN_H
 
 #include <cuda.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Reading a graph's nodes and edges off the driver (cuGraphGetNodes,
  * cuGraphNodeGetDependencies, the nodes' Get functions) into the flat list
- * of items graphs.c models launches with. */
+ * of items work/graph_launch.c models launches with. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -9,8 +9,9 @@
 
 #include "driver/driver.h"
 #include "driver/kparams.h"
-#include "life/graph_walk.h"
-#include "life/kernel.h"
+#include "work/graph_order.h"
+#include "work/graph_walk.h"
+#include "work/kernel.h"
 
 #define MAX_DEPTH 8
 #define MAX_BODIES 8
@@ -256,44 +257,90 @@ static size_t walk_node(struct walk *w, CUgraphNode node, const size_t *deps, si
     }
 }
 
+/* The listing number of each node, found by its address: open addressing
+ * in a table of at least twice as many slots (expected O(1) a look-up). */
+struct node_index {
+    const CUgraphNode *nodes;
+    size_t n, mask;
+    size_t *slot; /* number + 1; 0: empty */
+};
+
+static size_t node_hash(CUgraphNode node)
+{
+    uint64_t x = (uint64_t)(uintptr_t)node;
+    x ^= x >> 33, x *= 0xff51afd7ed558ccdULL, x ^= x >> 33;
+    return (size_t)x;
+}
+
+static int index_init(struct node_index *ix, const CUgraphNode *nodes, size_t n)
+{
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    ix->nodes = nodes, ix->n = n, ix->mask = cap - 1;
+    ix->slot = calloc(cap, sizeof *ix->slot);
+    if (!ix->slot)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        size_t h = node_hash(nodes[i]) & ix->mask;
+        while (ix->slot[h] && nodes[ix->slot[h] - 1] != nodes[i])
+            h = (h + 1) & ix->mask;
+        if (!ix->slot[h])
+            ix->slot[h] = i + 1; /* a node listed twice: its first */
+    }
+    return 0;
+}
+
+/* The node's number, or n when it is not in the listing. */
+static size_t index_find(const struct node_index *ix, CUgraphNode node)
+{
+    for (size_t h = node_hash(node) & ix->mask; ix->slot[h]; h = (h + 1) & ix->mask)
+        if (ix->nodes[ix->slot[h] - 1] == node)
+            return ix->slot[h] - 1;
+    return ix->n;
+}
+
 /* The nodes of g in a topological order (the driver's listing need not be
- * one): a node is added once all its dependencies are. entry: what the
- * graph's roots depend on. */
+ * one), that of passes over the listing adding each node once all its
+ * dependencies are (work/graph_order.h). entry: what the graph's roots
+ * depend on. */
 static void walk_graph(struct walk *w, CUgraph g, const size_t *entry, size_t nentry, int depth)
 {
     size_t n;
     CUgraphNode *nodes = graph_nodes(g, &n);
-    size_t *end = n ? calloc(n, sizeof *end) : NULL; /* item of each node, +1; 0: not yet */
-    int progress = 1;
-    while (nodes && end && progress) {
-        progress = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (end[i])
-                continue;
-            size_t nd;
-            CUgraphNode *dn = node_deps(nodes[i], &nd);
-            size_t *deps = nd ? calloc(nd, sizeof *deps) : NULL;
-            int ready = !nd || deps;
-            for (size_t k = 0; ready && k < nd; k++) {
-                size_t j = 0;
-                while (j < n && nodes[j] != dn[k])
-                    j++;
-                ready = j < n && end[j];
-                if (ready)
-                    deps[k] = end[j] - 1;
-            }
-            if (ready) {
-                size_t at = nd ? walk_node(w, nodes[i], deps, nd, depth)
-                               : walk_node(w, nodes[i], entry, nentry, depth);
-                end[i] = at == (size_t)-1 ? (size_t)-1 : at + 1;
-                progress = 1;
-            }
-            free(deps);
-            free(dn);
-        }
+    struct node_index ix = { 0 };
+    size_t *start = n ? calloc(n + 1, sizeof *start) : NULL; /* node i's deps: dep[start[i]..] */
+    CUgraphNode **dn = n ? calloc(n, sizeof *dn) : NULL;
+    size_t *dep = NULL, *order = NULL, *end = NULL, *deps = NULL, most = 0;
+    if (!nodes || !start || !dn || index_init(&ix, nodes, n) != 0)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        size_t nd;
+        dn[i] = node_deps(nodes[i], &nd);
+        start[i + 1] = start[i] + nd;
+        most = nd > most ? nd : most;
     }
-    free(end);
-    free(nodes);
+    dep = malloc((start[n] ? start[n] : 1) * sizeof *dep);
+    order = malloc(n * sizeof *order);
+    end = calloc(n, sizeof *end); /* item of each node, +1 */
+    deps = malloc((most ? most : 1) * sizeof *deps);
+    if (!dep || !order || !end || !deps)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = start[i]; k < start[i + 1]; k++)
+            dep[k] = index_find(&ix, dn[i][k - start[i]]);
+    size_t m = sg_graph_order(n, start, dep, order);
+    for (size_t o = 0; o < m; o++) {
+        size_t i = order[o], nd = start[i + 1] - start[i];
+        for (size_t k = 0; k < nd; k++)
+            deps[k] = end[dep[start[i] + k]] - 1;
+        size_t at = nd ? walk_node(w, nodes[i], deps, nd, depth) : walk_node(w, nodes[i], entry, nentry, depth);
+        end[i] = at == (size_t)-1 ? (size_t)-1 : at + 1;
+    }
+out:
+    for (size_t i = 0; dn && i < n; i++)
+        free(dn[i]);
+    free(dn), free(start), free(dep), free(order), free(end), free(deps), free(ix.slot), free(nodes);
 }
 
 static int has_kernels(const struct graph_walk_ops *ops, CUgraph g, int depth)

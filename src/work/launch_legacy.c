@@ -22,7 +22,7 @@
 #include "base/log.h"
 #include "base/options.h"
 #include "driver/kparams.h"
-#include "life/kernel.h"
+#include "work/kernel.h"
 #include "model/model.h"
 
 #define LEGACY_ARGBUF 4096 /* the legacy API's limit on a function's parameters */

@@ -6,7 +6,7 @@
 # libdw needs: bzip2, xz's liblzma, zlib) from the Debian source packages of
 # this machine's release, for `./configure --enable-static-deps`.
 #
-#   sh tools/build-static-deps.sh [DIR]      (default DIR: ./static-deps)
+#   sh dev/build-static-deps.sh [DIR]        (default DIR: ./static-deps)
 #
 # Why: Debian ships these archives, but they cannot go into a shared
 # object: libunwind.a is not position-independent (R_X86_64_32 relocations),
@@ -17,9 +17,9 @@
 # archive Debian already ships in a usable form (zlib and liblzma on Debian
 # 12) is taken as it is, after a test link proves it.
 #
-# Needs: deb-src entries in APT's sources (tools/install-deps.sh
+# Needs: deb-src entries in APT's sources (dev/install-deps.sh
 # --static-deps adds them), dpkg-dev, gcc, make, m4, and the -dev packages
-# tools/install-deps.sh installs. Takes about 4 minutes on 2 cores.
+# dev/install-deps.sh installs. Takes about 4 minutes on 2 cores.
 #
 # Result: DIR/lib/*.a and DIR/include (libunwind's headers); elfutils'
 # headers are libdw-dev's and libelf-dev's, from the same source version.
@@ -49,7 +49,7 @@ unpack() {
     pkg=$1
     if ! ls "$src/$pkg"_*.dsc >/dev/null 2>&1; then
         (cd "$src" && apt-get source --download-only "$pkg") >>"$log" 2>&1 ||
-            die "apt-get source $pkg failed: APT needs deb-src entries (as root: sh tools/install-deps.sh --static-deps)"
+            die "apt-get source $pkg failed: APT needs deb-src entries (as root: sh dev/install-deps.sh --static-deps)"
     fi
     rm -rf "${src:?}/$pkg"
     dsc=$(ls "$src/$pkg"_*.dsc | tail -n 1)

@@ -4,7 +4,29 @@
 #include "emu.h"
 #include "sgemu.h"
 
+#include <signal.h>
 #include <stdlib.h>
+
+/* The hooks are the test's, not CUDA's: syncguard sees no driver call
+ * around them, so a signal handler of the program that faults while a
+ * hook holds the emulator's lock would find the "driver" locked from
+ * outside any call (syncguard then asks it, cuEventQuery, and the process
+ * hangs: robust_signal_neighbour_storm_race in a CI run, 2026-12-03). A
+ * real driver has no such entry points; the hooks hold the lock with every
+ * signal blocked, so that no handler runs while they do. */
+static void hook_lock(sigset_t *old)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, old);
+    emu_lock();
+}
+
+static void hook_unlock(const sigset_t *old)
+{
+    emu_unlock();
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
 
 typedef struct release {
     uintptr_t flag;
@@ -25,10 +47,11 @@ static callback *callbacks;
 void sgemu_call_on_host_wait(void (*fn)(void *), void *arg)
 {
     callback *c = emu_xmalloc(sizeof *c);
-    emu_lock();
+    sigset_t old;
+    hook_lock(&old);
     *c = (callback){ fn, arg, callbacks };
     callbacks = c;
-    emu_unlock();
+    hook_unlock(&old);
 }
 
 /* Called with the emulator's lock held; each call-back runs without it,
@@ -50,10 +73,11 @@ void sgemu_release_on_host_wait(CUdeviceptr flag, cuuint32_t value)
 {
     release *r = emu_xmalloc(sizeof *r);
     *r = (release){ (uintptr_t)flag, value, NULL };
-    emu_lock();
+    sigset_t old;
+    hook_lock(&old);
     *pending_tail = r;
     pending_tail = &r->next;
-    emu_unlock();
+    hook_unlock(&old);
 }
 
 void emu_fire_host_wait_releases(void)
@@ -80,9 +104,10 @@ static __thread callback after_enqueue_mine;
 
 void sgemu_call_after_enqueue(void (*fn)(void *), void *arg)
 {
-    emu_lock();
+    sigset_t old;
+    hook_lock(&old);
     after_enqueue = (callback){ fn, arg, NULL };
-    emu_unlock();
+    hook_unlock(&old);
 }
 
 void emu_note_enqueued(void)

@@ -25,14 +25,8 @@ static void fill(struct sg_copy *c, const struct sg_copy_request *rq,
     c->settling = 0;
     c->unguarded = 0;
     c->id = next_id++;
-    c->base = rq->base;
-    c->shape = rq->shape;
+    c->desc = rq->desc;
     c->size = sg_shape_extent(&rq->shape);
-    c->guard = rq->guard;
-    c->api = rq->api;
-    c->kernel = rq->kernel;
-    c->origin = (unsigned char)rq->origin;
-    c->value = rq->value;
     c->probe_addr = 0;
     c->probe_in_flight = 0;
     c->probe_unwaited = 0;

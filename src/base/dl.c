@@ -79,14 +79,12 @@ void sg_real_next_resolve_all(void)
 
 void sg_check_preload_order(void)
 {
-    static int said;
     /* The first dlsym in the search order is syncguard's own stub (the
      * only dlsym in libsyncguard.so) unless a library before it defines
      * one. */
     void *first = sg_real_dlsym(RTLD_DEFAULT, "dlsym");
     if (first && !sg_self_contains((uintptr_t)first))
-        sg_log_warn_once(&said, "libsyncguard.so comes after a library that defines dlsym in "
-                                "LD_PRELOAD: the CUDA runtime's look-ups of the driver, signal "
-                                "handlers and system calls may bypass syncguard; put it first "
-                                "(the syncguard launcher does)");
+        SG_WARN_ONCE("libsyncguard.so comes after a library that defines dlsym in LD_PRELOAD: "
+                     "the CUDA runtime's look-ups of the driver, signal handlers and system "
+                     "calls may bypass syncguard; put it first (the syncguard launcher does)\n");
 }

@@ -3,8 +3,11 @@
 #ifndef SG_BASE_LOG_H
 #define SG_BASE_LOG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+#include "base/options.h"
 
 /* Writes all of buf to the log, opening the log file on first use.
  * Async-signal-safe once the log is open. */
@@ -12,12 +15,53 @@ void sg_log_write(const char *buf, size_t len);
 /* Writes all of buf to fd with the write system call itself, not through
  * syncguard's own write() shim. Async-signal-safe. */
 void sg_write_all(int fd, const char *buf, size_t len);
-/* printf to the log; normal context only. */
-void sg_log_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "==PID==ERROR: syncguard: ..." on stderr and in the log; normal context. */
+/* The logging idiom (compiler-rt's Report and VReport are the model).
+ * Every line syncguard writes of its own begins with "==PID==syncguard: ",
+ * "==PID==WARNING: syncguard: " or "==PID==ERROR: syncguard: "; these
+ * functions write the prefix, the caller the rest, newline included. A line
+ * goes out in one write(2), cut at 4 KiB (the cut line still ends in a
+ * newline). The formatting is syncguard's own (sg_vformat: no allocation, no
+ * locale, no stdio), so all of them are async-signal-safe once the log is
+ * open, and the fault handler uses them like everything else. */
+enum sg_log_kind { SG_LOG_NOTE, SG_LOG_WARNING, SG_LOG_ERROR };
+/* "==PID==syncguard: ...", on the log. */
+void sg_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "==PID==WARNING: syncguard: ...", on the log. */
+void sg_log_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "==PID==ERROR: syncguard: ...", on the log. */
 void sg_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "==PID==WARNING: syncguard: ..." on the log, once per call site key. */
-void sg_log_warn_once(int *said, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A line of the kind on stderr, whatever log_path says: before the log can
+ * be opened (the options are being parsed), or when it cannot be. */
+void sg_log_stderr(enum sg_log_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* No prefix: the lines that continue one written with a prefix (a table
+ * under its heading). */
+void sg_log_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The prefix of a line of the kind into out (NUL-terminated, cut to len);
+ * its length. For a report assembled elsewhere (report/text.c). */
+size_t sg_log_prefix(char *out, size_t len, enum sg_log_kind kind);
+
+/* sg_log(...) when verbosity is at least level; the arguments are not
+ * evaluated otherwise. */
+#define SG_VLOG(level, ...)                      \
+    do {                                         \
+        if (sg_opt.verbosity >= (level))         \
+            sg_log(__VA_ARGS__);                 \
+    } while (0)
+/* The statements, the first time this call site is reached in the process
+ * (one atomic flag per site: async-signal-safe, and never twice even when
+ * threads race to it). Once per process: a forked child does not say it
+ * again. */
+#define SG_ONCE(...)                                                     \
+    do {                                                                 \
+        static int sg_once_said_;                                        \
+        if (!__atomic_exchange_n(&sg_once_said_, 1, __ATOMIC_RELAXED)) { \
+            __VA_ARGS__;                                                 \
+        }                                                                \
+    } while (0)
+/* A warning said once per call site. */
+#define SG_WARN_ONCE(...) SG_ONCE(sg_log_warning(__VA_ARGS__))
+
 /* Expands %p and %r in a log_path/json_path prefix into out; appends .PID
  * when the prefix has no %p. Returns 0, or -1 with errno ENAMETOOLONG when
  * it does not fit, EINVAL when %r's rank is not a number. */
@@ -50,16 +94,10 @@ int sg_own_file_reopen(struct sg_own_file *f);
 void sg_log_after_fork_child(void);
 /* Small signal-safe formatting helpers. */
 size_t sg_fmt_u64(char *out, unsigned long long v, int base);
-
-/* A log line built without allocation or stdio, for the fault handler:
- * sg_line_begin writes "==PID==", the others append (what does not fit is
- * cut), sg_line_write logs it. */
-struct sg_line {
-    char buf[256];
-    size_t n;
-};
-void sg_line_begin(struct sg_line *l);
-void sg_line_str(struct sg_line *l, const char *s);
-void sg_line_num(struct sg_line *l, unsigned long long v, int base);
-void sg_line_write(const struct sg_line *l);
+/* vsnprintf for what syncguard prints, async-signal-safe: the conversions
+ * d i u o x X c s p %, the flags - 0 # space +, widths and precisions (also
+ * as *), the lengths hh h l ll z j t; no floating point. What it writes is
+ * byte for byte what glibc's vsnprintf writes (unit/t-log checks it). Writes
+ * at most len bytes, NUL included; returns the length the whole would have. */
+size_t sg_vformat(char *out, size_t len, const char *fmt, va_list ap);
 #endif

@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/common.h"
 #include "base/dl.h"
@@ -374,8 +373,7 @@ void sg_python_init(void)
     st = probe();
     atomic_store_explicit(&py_state, st, memory_order_release);
     atomic_flag_clear(&probing);
-    if (st == PY_UNSUPPORTED && sg_opt.verbosity >= 1)
-        sg_log_printf("==%d==syncguard: this Python's layout is not one syncguard knows "
-                      "(3.9 to 3.13, default builds): reports show no Python frames\n",
-                      (int)getpid());
+    if (st == PY_UNSUPPORTED)
+        SG_VLOG(1, "this Python's layout is not one syncguard knows (3.9 to 3.13, default "
+                   "builds): reports show no Python frames\n");
 }

@@ -21,8 +21,7 @@ void *sg_libcuda(void)
     if (!h)
         h = dlopen("libcuda.so.1", RTLD_LAZY);
     if (!h) {
-        static int said;
-        sg_log_warn_once(&said, "cannot load libcuda.so.1 (%s); CUDA calls will fail", dlerror());
+        SG_WARN_ONCE("cannot load libcuda.so.1 (%s); CUDA calls will fail\n", dlerror());
         return NULL;
     }
     atomic_store(&handle, h);

@@ -10,7 +10,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/lock.h"
 #include "base/log.h"
@@ -73,11 +72,10 @@ static int first_param(CUfunction f, int *as_kernel, int *no_params)
 
 static void say_undecodable(const struct sg_kparams *k, const char *why)
 {
-    if (sg_opt.verbosity >= 1)
-        sg_log_printf("==%d==syncguard: cannot decode the parameters of kernel %s (%s); pinned "
-                      "memory passed to it is not guarded (option kernel_all_mapped guards "
-                      "every pinned allocation at each launch)\n",
-                      (int)getpid(), k->name, why);
+    SG_VLOG(1, "cannot decode the parameters of kernel %s (%s); pinned memory passed to it is "
+               "not guarded (option kernel_all_mapped guards every pinned allocation at each "
+               "launch)\n",
+            k->name, why);
 }
 
 static void decode(CUfunction f, struct sg_kparams *k)
@@ -140,11 +138,10 @@ const struct sg_kparams *sg_kparams_of(CUfunction f)
     /* No room (more kernels than slots), or no memory: such kernels are
      * not decoded, rather than asked and allocated for at every launch. */
     static struct sg_kparams unknown = { "<kernel: not looked at>", 0, 0, 0, 0, { 0 }, { 0 } };
-    static int said_full;
     if (at == SLOTS) {
-        sg_log_warn_once(&said_full, "more than %d kernels launched: the parameters of the "
-                                     "others are not decoded, pinned memory passed to them is "
-                                     "not guarded", SLOTS);
+        SG_WARN_ONCE("more than %d kernels launched: the parameters of the others are not "
+                     "decoded, pinned memory passed to them is not guarded\n",
+                     SLOTS);
         return &unknown;
     }
     e = calloc(1, sizeof *e);

@@ -157,15 +157,7 @@ static void say_passed_on(uintptr_t addr, uintptr_t pc, const char *why)
     sg_fault_get_program_action(SIGSEGV, &pa);
     if (pa.sa_handler != SIG_DFL && sg_opt.verbosity < 2)
         return;
-    struct sg_line l;
-    sg_line_begin(&l);
-    sg_line_str(&l, "syncguard: a fault at 0x");
-    sg_line_num(&l, addr, 16);
-    sg_line_str(&l, " (pc 0x");
-    sg_line_num(&l, pc, 16);
-    sg_line_str(&l, ") ");
-    sg_line_str(&l, why);
-    sg_line_write(&l);
+    sg_log("a fault at 0x%lx (pc 0x%lx) %s", (unsigned long)addr, (unsigned long)pc, why);
 }
 
 /* A fault on a guarded page outside the bytes of every copy it conflicts

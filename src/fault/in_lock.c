@@ -86,14 +86,9 @@ void sg_in_lock_install(void)
 
 static void say_let_through(uintptr_t addr)
 {
-    if (sg_opt.verbosity < 2)
-        return;
-    struct sg_line l;
-    sg_line_begin(&l);
-    sg_line_str(&l, "syncguard: an access at 0x");
-    sg_line_num(&l, addr, 16);
-    sg_line_str(&l, " from a signal handler that interrupted syncguard: let through unchecked\n");
-    sg_line_write(&l);
+    SG_VLOG(2, "an access at 0x%lx from a signal handler that interrupted syncguard: let through "
+               "unchecked\n",
+            (unsigned long)addr);
 }
 
 int sg_fault_in_lock(uintptr_t addr, int is_write)

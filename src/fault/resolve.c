@@ -8,9 +8,7 @@
 #include "config.h"
 
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/common.h"
 #include "base/context.h"
@@ -122,16 +120,6 @@ static void release_if_ours(struct sg_copy *c, uint64_t id)
     sg_unlock(&sg_model_lock);
 }
 
-static void act_on_report(void)
-{
-    if (sg_opt.mode == SG_MODE_ABORT) {
-        signal(SIGABRT, SIG_DFL);
-        abort();
-    }
-    if (sg_opt.halt_on_error)
-        _exit((int)sg_opt.exitcode);
-}
-
 static int capture(ucontext_t *uc, uintptr_t *pcs)
 {
     int max = (int)sg_opt.max_frames;
@@ -186,8 +174,7 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
     else if (race.in_flight && !bounded)
         wait_for_copy(race.copy.event, race.copy.stream.handle);
     release_if_ours(c, id);
-    if (reported) /* a suppressed race is synchronized but neither halts nor aborts */
-        act_on_report();
+    sg_report_act(reported); /* a suppressed race is synchronized, and goes on */
 }
 
 void sg_report_in_call(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
@@ -208,8 +195,7 @@ void sg_report_in_call(struct sg_copy *c, uintptr_t addr, int access, ucontext_t
     sg_unlock(&sg_model_lock);
     int reported = report(&race, uc);
     sg_lock(&sg_model_lock);
-    if (reported)
-        act_on_report();
+    sg_report_act(reported);
 }
 
 struct settle_set {

@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include <unistd.h>
 
 #include "base/log.h"
 #include "base/options.h"
@@ -90,20 +89,17 @@ static int nsync;
 
 void sg_guard_sync_page(uintptr_t page)
 {
-    static int said;
     if (sg_guard_is_sync_page(page))
         return;
     if (nsync == SYNC_PAGES) {
-        sg_log_warn_once(&said, "more than %d pinned pages hold lock words next to copies; "
-                                "further ones stay inaccessible while guarded",
-                         SYNC_PAGES);
+        SG_WARN_ONCE("more than %d pinned pages hold lock words next to copies; further ones "
+                     "stay inaccessible while guarded\n",
+                     SYNC_PAGES);
         return;
     }
     sync_pages[nsync++] = page;
-    if (sg_opt.verbosity >= 2)
-        sg_log_printf("==%d==syncguard: page %#lx holds a synchronization word: guarded "
-                      "read-only from now on\n",
-                      (int)getpid(), (unsigned long)page);
+    SG_VLOG(2, "page %#lx holds a synchronization word: guarded read-only from now on\n",
+            (unsigned long)page);
 }
 
 int sg_guard_is_sync_page(uintptr_t page)
@@ -196,12 +192,11 @@ static int set_span(uintptr_t lo, uintptr_t hi, int prot)
  * protection kept for pages the program has changed since. */
 static void no_room(uintptr_t lo, uintptr_t hi)
 {
-    static int said;
     int i, j;
     spans_meeting(lo, hi, 0, &i, &j);
     splice(i, j, NULL, 0);
-    sg_log_warn_once(&said, "too many mprotect calls on pinned memory to remember; "
-                            "syncguard may restore read-write access to some of it");
+    SG_WARN_ONCE("too many mprotect calls on pinned memory to remember; syncguard may restore "
+                 "read-write access to some of it\n");
 }
 
 void sg_guard_program_prot(uintptr_t lo, uintptr_t hi, int prot)

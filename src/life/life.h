@@ -9,21 +9,18 @@
 
 #include "capture/python.h"
 #include "model/copies.h"
+#include "model/copy_desc.h"
 #include "model/sync.h"
 
+/* One host range of a call, for the model: what the shim knows of it
+ * (model/copy_desc.h) and the call's stream and enqueue site. */
 struct sg_copy_request {
-    const char *api;
+    SG_COPY_DESC;
     CUstream stream;
     int per_thread; /* the entry point was a _ptsz/_ptds variant */
-    uintptr_t base;
-    struct sg_shape shape;
-    int guard;
     const struct sg_pyframe *py; /* the Python stack at enqueue, if any */
     int npy;
-    const char *kernel; /* the kernel a launch runs (its name, kept for good); NULL: a copy */
-    int origin;         /* enum sg_origin */
-    uint64_t value;     /* SG_GUARD_FLAG: the value the device stores */
-    int sampled_out;    /* sample=N left the call unguarded: the model follows it */
+    int sampled_out; /* sample=N left the call unguarded: the model follows it */
 };
 
 /* Guards the host range of a copy that the driver has just accepted (and

@@ -11,10 +11,7 @@
  * them: the program goes on as without it. */
 #include "config.h"
 
-#include <signal.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/context.h"
 #include "base/lock.h"
@@ -73,14 +70,7 @@ static void report(const struct sg_copy_request *rq, const uintptr_t *pcs, int n
     if (!race->in_flight && !sg_opt.report_latent)
         return;
     sg_reporter_ensure_started();
-    if (sg_report_race(race))
-        return; /* suppressed */
-    if (sg_opt.mode == SG_MODE_ABORT) {
-        signal(SIGABRT, SIG_DFL);
-        abort();
-    }
-    if (sg_opt.halt_on_error)
-        _exit((int)sg_opt.exitcode);
+    sg_report_act(!sg_report_race(race));
 }
 
 /* The first active copy the request clashes with, found among the copies

@@ -4,7 +4,6 @@
  * copies need. */
 #include "config.h"
 
-#include <unistd.h>
 
 #include "base/log.h"
 #include "base/options.h"
@@ -59,9 +58,7 @@ void sg_copies_release_covered(const struct sg_vc *vc)
         if (c->state == SG_COPY_HANDLING && covered)
             c->settling = 0; /* observed: an access now is no race */
         if (c->state == SG_COPY_ACTIVE && covered) {
-            if (sg_opt.verbosity >= 2)
-                sg_log_printf("==%d==syncguard: copy #%llu observed complete\n", (int)getpid(),
-                              (unsigned long long)c->id);
+            SG_VLOG(2, "copy #%llu observed complete\n", (unsigned long long)c->id);
             add_released(&r, c->pg_lo, c->pg_hi);
             sg_copy_forget(c); /* moves the last active slot into position i */
         } else {

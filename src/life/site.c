@@ -61,9 +61,13 @@ static int sampled_out(struct copy_call *call)
 
 static void track(struct copy_call *call, uintptr_t host, struct sg_shape shape, int guard)
 {
-    struct sg_copy_request rq = { call->api, call->stream, call->per_thread, host, shape, guard,
-                                  call->site.py, call->site.npy, call->kernel, call->origin,
-                                  call->value, sampled_out(call) };
+    call->base = host, call->shape = shape, call->guard = guard;
+    struct sg_copy_request rq = { .desc = call->desc,
+                                  .stream = call->stream,
+                                  .per_thread = call->per_thread,
+                                  .py = call->site.py,
+                                  .npy = call->site.npy,
+                                  .sampled_out = sampled_out(call) };
     sg_copy_overlap_check(&rq, call->site.pcs, call->site.npcs);
     sg_copy_track(&rq, call->site.pcs, call->site.npcs);
 }

@@ -9,6 +9,7 @@
 #include "capture/python.h"
 #include "life/life.h"
 #include "model/copies.h"
+#include "model/copy_desc.h"
 #include "model/sync.h"
 
 /* Forwards a call whose return shows that the earlier work of stream s is
@@ -31,18 +32,18 @@ struct enqueue_site {
     struct sg_pyframe py[SG_MAX_PYFRAMES];
 };
 
-/* The shared description of one intercepted call. */
+/* The shared description of one intercepted call: what the shim knows
+ * (model/copy_desc.h; the shim sets api, kernel, origin and value, and
+ * sg_copy_call_guard the range each time it guards one), its stream, and
+ * its enqueue site. */
 struct copy_call {
-    const char *api;
+    SG_COPY_DESC;
     CUstream stream;
     int per_thread;
     struct enqueue_site site;
     int captured;  /* site filled */
     int capturing; /* 0 unknown, 1 the stream is being captured, -1 it is not */
     int sampled;   /* sample=N: 0 not decided yet, 1 guarded, -1 sampled out */
-    const char *kernel; /* a kernel launch: its kernel's name; NULL for a copy */
-    int origin;         /* enum sg_origin: what the call is */
-    uint64_t value;     /* SG_GUARD_FLAG ranges: the value the device stores */
 };
 
 /* A call about to be described: only its scalars are set, not the ~800
@@ -51,11 +52,9 @@ struct copy_call {
 static inline void sg_copy_call_init(struct copy_call *c, const char *api, CUstream s,
                                      int per_thread)
 {
-    c->api = api, c->stream = s, c->per_thread = per_thread;
+    c->desc = (struct sg_copy_desc){ .api = api, .origin = SG_ORIGIN_COPY };
+    c->stream = s, c->per_thread = per_thread;
     c->captured = 0, c->capturing = 0, c->sampled = 0;
-    c->kernel = NULL;
-    c->origin = SG_ORIGIN_COPY;
-    c->value = 0;
 }
 
 /* Guards one host range (of any shape) of the call's copy, if pinned. */

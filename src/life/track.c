@@ -3,7 +3,6 @@
  * is recorded after it on its stream, and its pages are guarded. */
 #include "config.h"
 
-#include <unistd.h>
 
 #include "base/lock.h"
 #include "base/log.h"
@@ -26,14 +25,8 @@ static void fill(struct sg_copy *c, const struct sg_copy_request *rq,
     c->settling = 0;
     c->unguarded = 0;
     c->id = next_id++;
-    c->base = rq->base;
-    c->shape = rq->shape;
+    c->desc = rq->desc;
     c->size = sg_shape_extent(&rq->shape);
-    c->guard = rq->guard;
-    c->api = rq->api;
-    c->kernel = rq->kernel;
-    c->origin = (unsigned char)rq->origin;
-    c->value = rq->value;
     c->probe_addr = 0;
     c->probe_in_flight = 0;
     c->probe_unwaited = 0;
@@ -53,7 +46,6 @@ static void fill(struct sg_copy *c, const struct sg_copy_request *rq,
 
 void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int npcs)
 {
-    static int said_full, said_mprotect;
     if (sg_shape_extent(&rq->shape) == 0)
         return;
     sg_reporter_ensure_started();
@@ -88,10 +80,9 @@ void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int n
     if (!c) {
         sg_unlock(&sg_model_lock);
         sg_event_pool_put(si.ctx, ev);
-        sg_log_warn_once(&said_full,
-                         "more than max_pending=%ld copies in flight; further copies run "
-                         "unguarded until some complete",
-                         sg_opt.max_pending);
+        SG_WARN_ONCE("more than max_pending=%ld copies in flight; further copies run unguarded "
+                     "until some complete\n",
+                     sg_opt.max_pending);
         return;
     }
     fill(c, rq, &si, seq, ev, pcs, npcs);
@@ -99,15 +90,12 @@ void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int n
     if (sg_guard_update(c->pg_lo, c->pg_hi) < 0) {
         sg_copy_release(c);
         sg_unlock(&sg_model_lock);
-        sg_log_warn_once(&said_mprotect,
-                         "cannot protect the host pages of a copy (mprotect failed); it runs "
-                         "unguarded");
+        SG_WARN_ONCE("cannot protect the host pages of a copy (mprotect failed); it runs "
+                     "unguarded\n");
         return;
     }
     sg_stat_add(SG_STAT_pages_guarded, (c->pg_hi - c->pg_lo) / sg_page_size);
-    if (sg_opt.verbosity >= 2)
-        sg_log_printf("==%d==syncguard: copy #%llu %s %#lx+%zu guarded on stream %p\n",
-                      (int)getpid(), (unsigned long long)c->id, rq->api,
-                      (unsigned long)rq->base, c->size, (void *)si.handle);
+    SG_VLOG(2, "copy #%llu %s %#lx+%zu guarded on stream %p\n", (unsigned long long)c->id,
+            rq->api, (unsigned long)rq->base, c->size, (void *)si.handle);
     sg_unlock(&sg_model_lock);
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "capture/python.h"
+#include "model/copy_desc.h"
 #include "model/model.h"
 #include "model/shape.h"
 
@@ -45,15 +46,9 @@ struct sg_copy {
      * protecting its pages. */
     unsigned char unguarded;
     uint64_t id;
-    uintptr_t base; /* the copy's host bytes start here... */
-    size_t size;    /* ...and end within size bytes (the extent) */
-    struct sg_shape shape; /* which bytes of the extent are the copy's */
+    SG_COPY_DESC; /* base, shape, guard, api, kernel, origin, value: model/copy_desc.h */
+    size_t size;  /* the extent of shape: the host bytes end within size bytes of base */
     uintptr_t pg_lo, pg_hi; /* the pages they lie on (set by sg_copies_alloc: indexed) */
-    int guard;              /* enum sg_guard_kind */
-    const char *api;        /* the entry point, for reports */
-    const char *kernel;     /* a kernel launch's kernel (its name), NULL for a copy */
-    unsigned char origin;   /* enum sg_origin */
-    uint64_t value;         /* SG_GUARD_FLAG: what the device stores (size bytes) */
     /* SG_ORIGIN_KERNEL, kernel_args=1 (fault/kernel_access.c): the host's
      * first read of the range, let through once the kernel completed (or
      * found complete), whether the kernel was still running then, and

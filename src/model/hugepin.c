@@ -51,7 +51,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/utsname.h>
-#include <unistd.h>
 
 #include "base/dl.h"
 #include "base/kernel.h"
@@ -88,10 +87,9 @@ static void read_line(const char *path, char *buf, size_t len)
 
 static void note(const char *why)
 {
-    if (sg_opt.verbosity >= 1)
-        sg_log_printf("==%d==syncguard: huge_pinned: %s; large pinned allocations stay the "
-                      "driver's (a guard on one then changes the entry of every page it covers)\n",
-                      (int)getpid(), why);
+    SG_VLOG(1, "huge_pinned: %s; large pinned allocations stay the driver's (a guard on one "
+               "then changes the entry of every page it covers)\n",
+            why);
 }
 
 /* Why transparent huge pages cannot serve pinned blocks here (NULL: they
@@ -236,14 +234,12 @@ static int register_flags(int host_alloc, unsigned flags, unsigned *rflags)
 /* Registered and entered in the pinned table, or undone. */
 static int pin(void *p, size_t n, int host_alloc, unsigned flags, unsigned rflags)
 {
-    static int said;
     CUresult r = SG_FORWARD(cuMemHostRegister_v2, p, n, rflags);
     if (r != CUDA_SUCCESS) {
-        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED)) {
-            char why[96];
-            snprintf(why, sizeof why, "cuMemHostRegister of %zu bytes failed (error %d)", n, (int)r);
-            note(why);
-        }
+        SG_ONCE(char why[96];
+                snprintf(why, sizeof why, "cuMemHostRegister of %zu bytes failed (error %d)", n,
+                         (int)r);
+                note(why));
         return -1;
     }
     unsigned pf = SG_PINNED_HUGE | SG_PINNED_ALLOCATED | SG_PINNED_ALLOC_FLAGS(flags) |
@@ -266,9 +262,7 @@ CUresult sg_hugepin_alloc(int host_alloc, void **pp, size_t n, unsigned flags)
     if (!p)
         return CUDA_ERROR_NOT_SUPPORTED;
     if (advise_and_populate(p, len) != 0) {
-        static int said;
-        if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-            note("madvise(MADV_HUGEPAGE) failed");
+        SG_ONCE(note("madvise(MADV_HUGEPAGE) failed"));
         munmap(p, len);
         return CUDA_ERROR_NOT_SUPPORTED;
     }
@@ -277,8 +271,7 @@ CUresult sg_hugepin_alloc(int host_alloc, void **pp, size_t n, unsigned flags)
         return CUDA_ERROR_NOT_SUPPORTED;
     }
     sg_stat_add(SG_STAT_pinned_huge, 1);
-    if (sg_opt.verbosity >= 2)
-        sg_log_printf("==%d==syncguard: pinned allocation %p+%zu on huge pages\n", (int)getpid(), p, n);
+    SG_VLOG(2, "pinned allocation %p+%zu on huge pages\n", p, n);
     *pp = p;
     return CUDA_SUCCESS;
 }
@@ -297,9 +290,8 @@ CUresult sg_hugepin_free(const struct sg_pin *b)
 
 void sg_hugepin_ctx_gone(const struct sg_pin *b)
 {
-    if (sg_opt.verbosity >= 2)
-        sg_log_printf("==%d==syncguard: pinned allocation %#lx+%zu on huge pages unmapped: its "
-                      "context was torn down\n", (int)getpid(), (unsigned long)b->base, b->size);
+    SG_VLOG(2, "pinned allocation %#lx+%zu on huge pages unmapped: its context was torn down\n",
+            (unsigned long)b->base, b->size);
     /* A registration that outlived its context (the driver answers for it
      * still) is undone first; one the driver will not undo stays mapped:
      * memory it may still reach must not be handed to the next mmap. */

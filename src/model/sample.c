@@ -7,7 +7,6 @@
 
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "base/log.h"
 #include "base/options.h"
@@ -47,7 +46,7 @@ static struct table *table_get(void)
     void *p = mmap(NULL, sizeof *table, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) {
         map_failed = 1;
-        sg_log_error("cannot map the sampled mode's table of sites; every copy is guarded");
+        sg_log_error("cannot map the sampled mode's table of sites; every copy is guarded\n");
         return NULL;
     }
     table = p;
@@ -75,7 +74,6 @@ static struct sg_sample_site *site_add(struct table *t, int *slot, uint64_t key,
 static struct sg_sample_site *site_find(struct table *t, const uintptr_t *pcs, int npcs,
                                         const struct sg_pyframe *py, int npy)
 {
-    static int said_full;
     uint64_t key = site_key(pcs, npcs, py, npy);
     for (unsigned i = (unsigned)(key % INDEX_SLOTS);; i = (i + 1) % INDEX_SLOTS) {
         int *slot = &t->index[i];
@@ -85,10 +83,9 @@ static struct sg_sample_site *site_find(struct table *t, const uintptr_t *pcs, i
             continue;
         if (t->used < SG_SAMPLE_SITES)
             return site_add(t, slot, key, pcs, npcs, py, npy);
-        if (sg_opt.verbosity >= 1 && !said_full++)
-            sg_log_printf("==%d==syncguard: the sampled mode's table of sites is full (%d "
-                          "sites); copies at further sites are all guarded\n",
-                          (int)getpid(), SG_SAMPLE_SITES);
+        SG_ONCE(SG_VLOG(1, "the sampled mode's table of sites is full (%d sites); copies at "
+                           "further sites are all guarded\n",
+                        SG_SAMPLE_SITES));
         return NULL;
     }
 }

@@ -15,6 +15,7 @@
 
 #include "base/common.h"
 #include "base/dl.h"
+#include "base/log.h"
 #include "base/options.h"
 #include "base/page.h"
 #include "base/self.h"
@@ -38,8 +39,8 @@ static const char *options_text(void)
 {
     const char *text = getenv("SYNCGUARD_OPTIONS");
     if (text && getauxval(AT_SECURE)) {
-        fprintf(stderr, "==%d==WARNING: syncguard: secure-execution mode (AT_SECURE): "
-                        "SYNCGUARD_OPTIONS ignored, running with the defaults\n", (int)getpid());
+        sg_log_stderr(SG_LOG_WARNING, "secure-execution mode (AT_SECURE): SYNCGUARD_OPTIONS "
+                                      "ignored, running with the defaults\n");
         return NULL;
     }
     return text;
@@ -49,13 +50,13 @@ static void parse_options_or_die(void)
 {
     char err[512];
     if (sg_options_parse(options_text(), &sg_opt, err, sizeof err) < 0) {
-        fprintf(stderr, "==%d==ERROR: syncguard: SYNCGUARD_OPTIONS: %s\n", (int)getpid(), err);
+        sg_log_stderr(SG_LOG_ERROR, "SYNCGUARD_OPTIONS: %s\n", err);
         _exit(1);
     }
     /* A bad suppressions file stops the process here, like a bad option,
      * rather than letting a race it was meant to hide fail the run later. */
     if (sg_suppressions_load(sg_opt.suppressions, err, sizeof err) < 0) {
-        fprintf(stderr, "==%d==ERROR: syncguard: %s\n", (int)getpid(), err);
+        sg_log_stderr(SG_LOG_ERROR, "%s\n", err);
         _exit(1);
     }
     if (sg_opt.help)
@@ -73,8 +74,7 @@ static void do_init(void)
         sg_page_init();
         sg_maps_init();
         if (sg_copies_init(sg_opt.max_pending) < 0) {
-            fprintf(stderr, "==%d==ERROR: syncguard: cannot map the copy table\n",
-                    (int)getpid());
+            sg_log_stderr(SG_LOG_ERROR, "cannot map the copy table\n");
             _exit(1);
         }
         sg_stack_init();

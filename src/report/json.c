@@ -171,7 +171,7 @@ static int open_file(void)
     if (fd < 0) {
         char why[160];
         sg_log_path_problem(errno, why, sizeof why);
-        sg_log_error("cannot create JSON file from json_path=%.256s%s: %s; no JSON output",
+        sg_log_error("cannot create JSON file from json_path=%.256s%s: %s; no JSON output\n",
                      sg_opt.json_path, strlen(sg_opt.json_path) > 256 ? "..." : "", why);
         return FILE_FAILED;
     }
@@ -185,7 +185,7 @@ static int reopen_file(void)
 {
     int fd = sg_own_file_reopen(&json_file);
     if (fd < 0) {
-        sg_log_error("cannot open the JSON file %.256s again: %s; no more JSON output",
+        sg_log_error("cannot open the JSON file %.256s again: %s; no more JSON output\n",
                      json_file.path, strerror(errno));
         return FILE_FAILED;
     }

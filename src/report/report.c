@@ -36,8 +36,9 @@ int sg_report_write(const struct sg_race *r)
     const char *text = sg_render_text(&v, &len);
     /* Rendered whether or not json_path is set: the C API hands it out. */
     sg_decided_reported(&v, sg_render_json(&v, text));
-    /* The faulting thread ends the process as soon as this returns. */
-    if (sg_opt.halt_on_error || sg_opt.mode == SG_MODE_ABORT)
+    /* The faulting thread ends the process (sg_report_act) as soon as this
+     * returns: the summary first. */
+    if (sg_report_consequence(1) != SG_GO_ON)
         sg_report_summary();
     return 0;
 }

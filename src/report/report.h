@@ -60,9 +60,17 @@ struct sg_race {
 };
 
 /* Hands a race to the reporter thread and waits (bounded) until it is
- * written. Returns 1 if a suppression matched it: the faulting thread then
- * neither halts nor aborts. Async-signal-safe. */
+ * written. Returns 1 if a suppression matched it. Async-signal-safe. */
 int sg_report_race(const struct sg_race *race);
+/* What a race leads to (consequence.c, the one place that decides it):
+ * reported (handed to sg_report_race, no suppression matched), the process
+ * aborts with mode=abort, ends with exitcode with halt_on_error, else goes
+ * on; a race not reported, or suppressed, leads to nothing. */
+enum sg_consequence { SG_GO_ON, SG_HALT, SG_ABORT };
+enum sg_consequence sg_report_consequence(int reported);
+/* Does what sg_report_consequence(reported) decides: returns only if the
+ * program goes on. Async-signal-safe. */
+void sg_report_act(int reported);
 /* Starts the reporter thread if it is not running (normal context). */
 void sg_reporter_ensure_started(void);
 /* Writes the text report of a race; reporter thread only. Returns 1 if a

@@ -87,8 +87,7 @@ void sg_reporter_ensure_started(void)
     pthread_attr_destroy(&attr);
     SG_NEXT(pthread_sigmask)(SIG_SETMASK, &old, NULL);
     if (rc != 0) {
-        static int said;
-        sg_log_warn_once(&said, "cannot start the reporter thread; reports will be terse");
+        SG_WARN_ONCE("cannot start the reporter thread; reports will be terse\n");
         atomic_store(&started, 0);
         return;
     }
@@ -109,14 +108,8 @@ void sg_reporter_after_fork_child(void)
 /* Signal-safe fallback when no reporter can write the full report. */
 static void write_terse(const struct sg_race *r)
 {
-    struct sg_line l;
-    sg_line_begin(&l);
-    sg_line_str(&l, "WARNING: syncguard: ");
-    sg_line_str(&l, sg_race_kind_name(r->kind));
-    sg_line_str(&l, " at 0x");
-    sg_line_num(&l, r->addr, 16);
-    sg_line_str(&l, " (no stack: the reporter thread is unavailable)\n");
-    sg_line_write(&l);
+    sg_log_warning("%s at 0x%lx (no stack: the reporter thread is unavailable)\n",
+                   sg_race_kind_name(r->kind), (unsigned long)r->addr);
 }
 
 static void sleep_ns(long ns)

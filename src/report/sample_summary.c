@@ -13,23 +13,21 @@
 
 static struct sg_sample_site site; /* over a KiB: kept off the stack */
 
-void sg_sample_summary_text(int pid)
+void sg_sample_summary_text(void)
 {
     if (!sg_opt.sample)
         return;
-    sg_log_printf("==%d==syncguard: sampled mode: sample=%ld, sample_first=%ld; per enqueue "
-                  "site, copies guarded and sampled out:\n",
-                  pid, sg_opt.sample, sg_opt.sample_first);
+    sg_log("sampled mode: sample=%ld, sample_first=%ld; per enqueue site, copies guarded and "
+           "sampled out:\n",
+           sg_opt.sample, sg_opt.sample_first);
     char where[700];
     for (int i = 0; sg_sample_site_get(i, &site); i++) {
         sg_view_site(where, sizeof where, site.pcs, site.npcs, site.has_py ? &site.py : NULL);
-        sg_log_printf("==%d==syncguard:   %lu guarded, %lu sampled out: %s\n", pid, site.guarded,
-                      site.sampled_out, where);
+        sg_log("  %lu guarded, %lu sampled out: %s\n", site.guarded, site.sampled_out, where);
     }
     unsigned long unplaced = sg_sample_unplaced();
     if (unplaced)
-        sg_log_printf("==%d==syncguard:   %lu guarded at sites beyond the table's %d\n", pid,
-                      unplaced, SG_SAMPLE_SITES);
+        sg_log("  %lu guarded at sites beyond the table's %d\n", unplaced, SG_SAMPLE_SITES);
 }
 
 void sg_sample_summary_json(struct sg_json *j)

@@ -8,7 +8,7 @@
 #include "report/json.h"
 
 /* Text lines, at verbosity>=1. */
-void sg_sample_summary_text(int pid);
+void sg_sample_summary_text(void);
 /* A "sampling" member of the JSON summary. */
 void sg_sample_summary_json(struct sg_json *j);
 

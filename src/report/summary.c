@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <stdio.h>
-#include <unistd.h>
 
 #include "base/log.h"
 #include "base/options.h"
@@ -78,7 +77,7 @@ static void json_summary(const struct sg_report_counts *n)
 }
 
 /* Like TSan's "Suppressions used:": each that matched, with its hits. */
-static void text_suppressions_used(int pid)
+static void text_suppressions_used(void)
 {
     const char *path = sg_suppressions_path();
     int header = 0;
@@ -87,7 +86,7 @@ static void text_suppressions_used(int pid)
         if (!s->hits)
             continue;
         if (!header++)
-            sg_log_printf("==%d==syncguard: Suppressions used:\n  hits  suppression\n", pid);
+            sg_log("Suppressions used:\n  hits  suppression\n");
         sg_log_printf("%6lu  %s:%s (%s:%d)\n", s->hits, s->name, s->pattern, path ? path : "?",
                       s->line);
     }
@@ -95,7 +94,6 @@ static void text_suppressions_used(int pid)
 
 static void text_summary(const struct sg_report_counts *n)
 {
-    int pid = (int)getpid();
     unsigned long long guarded = (unsigned long long)copies_guarded();
     char classes[256];
     size_t len = 0;
@@ -107,17 +105,17 @@ static void text_summary(const struct sg_report_counts *n)
             break;
         len += (size_t)w;
     }
-    sg_log_printf("==%d==syncguard: %lu race%s reported (%s), %lu repeat%s not shown, %lu "
-                  "suppressed; %llu cop%s guarded\n",
-                  pid, n->written, n->written == 1 ? "" : "s", classes, n->repeats,
-                  n->repeats == 1 ? "" : "s", n->suppressed, guarded, guarded == 1 ? "y" : "ies");
+    sg_log("%lu race%s reported (%s), %lu repeat%s not shown, %lu suppressed; %llu cop%s "
+           "guarded\n",
+           n->written, n->written == 1 ? "" : "s", classes, n->repeats, n->repeats == 1 ? "" : "s",
+           n->suppressed, guarded, guarded == 1 ? "y" : "ies");
     if (sg_opt.verbosity >= 1) {
         char stats[1024];
         sg_stats_format(stats, sizeof stats);
-        sg_log_printf("==%d==syncguard: stats: %s\n", pid, stats);
-        sg_sample_summary_text(pid);
+        sg_log("stats: %s\n", stats);
+        sg_sample_summary_text();
     }
-    text_suppressions_used(pid);
+    text_suppressions_used();
 }
 
 /* Once per process: at exit, or right after the report that halt_on_error

@@ -214,13 +214,13 @@ static void text_stack(struct text *t, const struct sg_stack_view *st)
 
 static void render(struct text *t, const struct sg_race_view *v)
 {
-    char stream[96];
+    char stream[96], prefix[64];
     const struct sg_race *r = v->race;
     const struct sg_copy *c = &r->copy;
     t->n = 0;
     sg_describe_stream(stream, sizeof stream, &c->stream);
-    tprintf(t, "%s==%d==WARNING: syncguard: %s%s\n", paint(t, P_WARNING), (int)getpid(),
-            headline(r), paint(t, P_END));
+    sg_log_prefix(prefix, sizeof prefix, SG_LOG_WARNING);
+    tprintf(t, "%s%s%s%s\n", paint(t, P_WARNING), prefix, headline(r), paint(t, P_END));
     if (r->context[0])
         tprintf(t, "  Context: %.255s\n", r->context);
     if (r->kind == SG_RACE_COPY_OVERLAP)

@@ -202,9 +202,8 @@ void sg_graph_exec_child_set(CUgraphExec exec, CUgraphNode node, CUgraph child)
         taken = take_body(&g->items, at, &body);
     sg_unlock(&sg_graphs_lock);
     sg_graph_items_free(&body);
-    static int said;
     if (at >= 0 && !taken)
-        sg_log_warn_once(&said, "cuGraphExecChildGraphNodeSetParams: the new child graph's nodes do "
-                                "not match the old one's as syncguard read them; launches of the "
-                                "executable graph are modelled with the old child graph");
+        SG_WARN_ONCE("cuGraphExecChildGraphNodeSetParams: the new child graph's nodes do not "
+                     "match the old one's as syncguard read them; launches of the executable "
+                     "graph are modelled with the old child graph\n");
 }

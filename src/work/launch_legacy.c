@@ -15,7 +15,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <uthash.h>
 
 #include "base/lock.h"
@@ -87,14 +86,10 @@ static int params_of(CUfunction f, unsigned char *args, size_t *size)
 
 static void say_unknown(const char *api, CUfunction f)
 {
-    static int said;
-    if (sg_opt.verbosity >= 1 && !said) {
-        said = 1;
-        sg_log_printf("==%d==syncguard: %s launched kernel %s with parameters syncguard did not "
-                      "see set through cuParamSet*; pinned memory passed to it is not guarded "
-                      "(option kernel_all_mapped guards every pinned allocation at each launch)\n",
-                      (int)getpid(), api, sg_kparams_of(f)->name);
-    }
+    SG_ONCE(SG_VLOG(1, "%s launched kernel %s with parameters syncguard did not see set through "
+                       "cuParamSet*; pinned memory passed to it is not guarded (option "
+                       "kernel_all_mapped guards every pinned allocation at each launch)\n",
+                    api, sg_kparams_of(f)->name));
 }
 
 void sg_legacy_launched(const char *api, CUfunction f, CUstream s)

@@ -19,7 +19,7 @@ void *sg_real_dlsym(void *handle, const char *name)
     return dlsym(handle, name);
 }
 
-void sg_log_printf(const char *fmt, ...)
+void sg_log(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

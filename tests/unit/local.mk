@@ -5,7 +5,7 @@
 # Included from tests/Makefile.am; paths relative to tests/.
 UNIT_TESTS = unit/t-vclock unit/t-streams unit/t-events unit/t-shape unit/t-options \
 	unit/t-suppress unit/t-spans unit/t-strings unit/t-emulate unit/t-emulate-a64 unit/t-copy-index \
-	unit/t-sample unit/t-kernel-release unit/t-graph-walk
+	unit/t-sample unit/t-kernel-release unit/t-graph-walk unit/t-log
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 noinst_HEADERS += unit/unit.h
@@ -94,3 +94,8 @@ unit_t_graph_walk_SOURCES = unit/t-graph-walk.c
 unit_t_graph_walk_CPPFLAGS = $(UNIT_CPPFLAGS)
 unit_t_graph_walk_CFLAGS = $(UNIT_CFLAGS)
 unit_t_graph_walk_LDADD = $(sg_work)
+
+unit_t_log_SOURCES = unit/t-log.c
+unit_t_log_CPPFLAGS = $(UNIT_CPPFLAGS)
+unit_t_log_CFLAGS = $(UNIT_CFLAGS)
+unit_t_log_LDADD = $(sg_base)

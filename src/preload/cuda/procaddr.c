@@ -7,7 +7,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/dl.h"
 #include "base/log.h"
@@ -114,9 +113,8 @@ void *sg_wrapper_for_request(const char *base, void *real, int version, cuuint64
         return version >= 12000 ? (void *)hook_v2 : (void *)hook_v1;
     }
     int per_thread = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0;
-    if (sg_opt.verbosity >= 3)
-        sg_log_printf("==%d==syncguard: cuGetProcAddress(%s, version %d, flags %llu)\n",
-                      (int)getpid(), base, version, (unsigned long long)flags);
+    SG_VLOG(3, "cuGetProcAddress(%s, version %d, flags %llu)\n", base, version,
+            (unsigned long long)flags);
     int id = pick_by_version(base, version, per_thread);
     if (id < 0)
         return real; /* not a function we track, or an ABI older than we know */
@@ -132,10 +130,9 @@ void *sg_wrapper_for_request(const char *base, void *real, int version, cuuint64
     else if (identify_exported(base, real, name, sizeof name))
         id = -1; /* an exported function not in the table (the table's would match above) */
     if (id < 0) {
-        if (sg_opt.verbosity >= 1)
-            sg_log_printf("==%d==syncguard: %s (version %d, flags %llu) answered with %s, "
-                          "which syncguard does not track\n",
-                          (int)getpid(), base, version, (unsigned long long)flags, name);
+        SG_VLOG(1, "%s (version %d, flags %llu) answered with %s, which syncguard does not "
+                   "track\n",
+                base, version, (unsigned long long)flags, name);
         return real;
     }
     sg_real_offer((enum sg_entry_id)id, real);

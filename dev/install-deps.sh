@@ -4,7 +4,8 @@
 # toolkit is not a Debian package here: it is expected at /usr/local/cuda
 # (or CUDA_HOME, or wherever nvcc is on PATH).
 #
-#   sh dev/install-deps.sh                to build and test
+#   sh dev/install-deps.sh                to build and test (clang: for
+#       make check-thread-safety, which CI runs)
 #   sh dev/install-deps.sh --packaging    also what make deb, make wheel,
 #       make check-packages and dev/build-static-deps.sh need (CI): lintian,
 #       dpkg-dev, Python's build, setuptools, wheel and venv, and deb-src
@@ -18,7 +19,7 @@
 #       dlopen, which waits for a loader lock that a thread racing in a
 #       library constructor holds), qemu-user.
 set -eu
-pkgs="autoconf automake libtool pkg-config make gcc libunwind-dev uthash-dev libdw-dev libelf-dev python3 python3-pytest python3-pytest-xdist python3-jsonschema groff-base"
+pkgs="autoconf automake libtool pkg-config make gcc clang libunwind-dev uthash-dev libdw-dev libelf-dev python3 python3-pytest python3-pytest-xdist python3-jsonschema groff-base"
 packaging=0 aarch64=0
 [ "${1-}" = --packaging ] && packaging=1
 [ "${1-}" = --aarch64 ] && aarch64=1

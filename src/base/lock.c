@@ -61,8 +61,10 @@ static void futex_wake_one(atomic_int *w)
 
 /* Counted before the lock is taken and after it is given back: a signal
  * handler that interrupts the thread anywhere in between finds it inside
- * syncguard, where a shim passes through and a fault takes no lock. */
-void sg_lock(sg_lock_t *l)
+ * syncguard, where a shim passes through and a fault takes no lock. (The
+ * lock itself is atomics, which the thread-safety analysis does not see:
+ * these functions are what it takes on trust.) */
+SG_NO_THREAD_SAFETY_ANALYSIS void sg_lock(sg_lock_t *l)
 {
     sg_locks_held++;
     sg_in_syncguard++;
@@ -79,7 +81,7 @@ got:
     atomic_store_explicit(&l->owner, sg_gettid(), memory_order_relaxed);
 }
 
-void sg_unlock(sg_lock_t *l)
+SG_NO_THREAD_SAFETY_ANALYSIS void sg_unlock(sg_lock_t *l)
 {
     atomic_store_explicit(&l->owner, 0, memory_order_relaxed);
     if (atomic_fetch_sub(&l->word, 1) != 1) {
@@ -103,7 +105,7 @@ void sg_lock_reset(sg_lock_t *l)
     atomic_store_explicit(&l->owner, 0, memory_order_relaxed);
 }
 
-void sg_lock_reset_held(sg_lock_t *l)
+SG_NO_THREAD_SAFETY_ANALYSIS void sg_lock_reset_held(sg_lock_t *l)
 {
     sg_lock_reset(l);
     sg_in_syncguard--;

@@ -7,24 +7,29 @@
 
 #include <stdatomic.h>
 
+#include "base/check.h"
 #include "base/common.h"
+#include "base/thread_safety.h"
 
-typedef struct {
+typedef struct SG_CAPABILITY("mutex") sg_lock {
     atomic_int word; /* 0 free, 1 held, 2 held with waiters */
     atomic_long owner;
 } sg_lock_t;
 
 #define SG_LOCK_INIT { 0, 0 }
 
-void sg_lock(sg_lock_t *l);
-void sg_unlock(sg_lock_t *l);
+void sg_lock(sg_lock_t *l) SG_ACQUIRE(l);
+void sg_unlock(sg_lock_t *l) SG_RELEASE(l);
+/* Whether the calling thread holds l (what SG_DCHECK asks of a function
+ * called with a lock held: base/check.h). */
 int sg_lock_held_by_me(sg_lock_t *l);
+#define SG_DCHECK_HELD(l) SG_DCHECK(sg_lock_held_by_me(l))
 /* In a forked child, whose only thread is the one that forked: the lock
  * is free, whoever held it in the parent. */
 void sg_lock_reset(sg_lock_t *l);
 /* The same for a lock the forking thread itself took (in an atfork
  * handler): no longer counted as held by it either. */
-void sg_lock_reset_held(sg_lock_t *l);
+void sg_lock_reset_held(sg_lock_t *l) SG_RELEASE(l);
 
 /* How many of syncguard's locks this thread holds. While any, the thread
  * is inside syncguard (sg_in_syncguard counts them too): a signal handler

@@ -29,7 +29,7 @@ struct first_hit {
     int guarded, handling;    /* pages guarded at all; copies being handled */
 };
 
-static void look(struct sg_copy *c, void *arg)
+SG_REQUIRES(sg_model_lock) static void look(struct sg_copy *c, void *arg)
 {
     struct first_hit *h = arg;
     h->guarded = 1;

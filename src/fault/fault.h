@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <ucontext.h>
 
+#include "model/model.h"
+
 /* Installs the handlers (from sg_init). */
 void sg_fault_install(void);
 /* The program's view of its SIGSEGV/SIGTRAP disposition, which syncguard
@@ -41,10 +43,12 @@ int sg_real_sigaction(int sig, const struct sigaction *act, struct sigaction *ol
 /* ---- single-stepping (step.c), with sg_model_lock held ---- */
 enum { SG_STEP_TIRED = 1, SG_STEP_EXHAUSTED = 2 };
 /* Counts this thread's fault on page at pc: 0, or how tired it is of it. */
-int sg_step_tired(uintptr_t page, uintptr_t pc);
+int sg_step_tired(uintptr_t page, uintptr_t pc) SG_REQUIRES(sg_model_lock);
+/* The thread's count of faults in a row starts again (this thread's own:
+ * with the lock or without). */
 void sg_step_rested(void);
 /* Opens page for one instruction; 0 when it cannot (settle instead). */
-int sg_step_begin(uintptr_t page, ucontext_t *uc);
+int sg_step_begin(uintptr_t page, ucontext_t *uc) SG_REQUIRES(sg_model_lock);
 void sg_step_install(void);
 
 /* ---- in_lock.c: a fault while this thread holds one of syncguard's locks ---- */

@@ -42,7 +42,7 @@ static int holds_value(const struct sg_copy *c)
     return (now & mask) == (c->value & mask);
 }
 
-static void collect(struct sg_copy *c, void *arg)
+SG_REQUIRES(sg_model_lock) static void collect(struct sg_copy *c, void *arg)
 {
     struct flags *f = arg;
     if (c->guard == SG_GUARD_FLAG && c->state == SG_COPY_ACTIVE && c->event && f->n < MAX_FLAGS &&
@@ -83,8 +83,5 @@ int sg_flag_poll_observes(uintptr_t addr)
     for (int i = 0; i < f.n; i++)
         if (landed[i])
             sg_copies_release_covered(&(struct sg_vc){ 1, 1, &f.upto[i] });
-    if (!any)
-        return 0;
-    sg_unlock(&sg_model_lock);
-    return 1;
+    return any;
 }

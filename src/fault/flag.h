@@ -7,12 +7,14 @@
 
 #include <stdint.h>
 
-/* Called with sg_model_lock held, for a read fault at addr that conflicts
- * with no copy. Returns 1, with the lock released, when the write of a
- * flag there had landed and its stream's work up to it was released (the
- * fault is to be retried); 0, with the lock still held, otherwise. */
-int sg_flag_poll_observes(uintptr_t addr);
-/* Whether addr is a pending flag's word (lock held). */
-int sg_flag_at(uintptr_t addr);
+#include "model/model.h"
+
+/* With sg_model_lock held (and held again on return: it is given back
+ * while the driver is asked), for a read fault at addr that conflicts with
+ * no copy. 1 when the write of a flag there had landed and its stream's
+ * work up to it was released (the fault is to be retried). */
+int sg_flag_poll_observes(uintptr_t addr) SG_REQUIRES(sg_model_lock);
+/* Whether addr is a pending flag's word. */
+int sg_flag_at(uintptr_t addr) SG_REQUIRES(sg_model_lock);
 
 #endif

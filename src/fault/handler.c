@@ -76,7 +76,7 @@ struct range_hit {
     uintptr_t at; /* the first byte of c in [lo, hi) */
 };
 
-static void conflicting(struct sg_copy *c, void *arg)
+SG_REQUIRES(sg_model_lock) static void conflicting(struct sg_copy *c, void *arg)
 {
     struct range_hit *h = arg;
     if (h->c || !sg_copy_unclaimed(c) || (c->guard != SG_GUARD_NO_ACCESS && !h->is_write))
@@ -89,8 +89,9 @@ static void conflicting(struct sg_copy *c, void *arg)
 
 /* A rep string instruction that keeps faulting on a shared page: rather
  * than open the page blindly, look at all it will still touch; a copy it
- * conflicts with is a race (resolved here: 1). Lock held; released if 1. */
-static int resolve_string_op(ucontext_t *uc)
+ * conflicts with is a race: 1, and *h says where (string_op_race resolves
+ * it). Lock held. */
+SG_REQUIRES(sg_model_lock) static int string_op_conflict(ucontext_t *uc, struct range_hit *hit)
 {
     struct sg_string_op op;
     if (!sg_decode_string_op(uc, &op))
@@ -104,13 +105,19 @@ static int resolve_string_op(ucontext_t *uc)
         h = (struct range_hit){ op.write_lo, op.write_hi, 1, NULL, 0 };
         sg_copies_overlapping(sg_page_down(h.lo), sg_page_up(h.hi), conflicting, &h);
     }
-    if (!h.c)
-        return 0;
-    sg_resolve(h.c, h.at, h.is_write, uc);
+    *hit = h;
+    return h.c != NULL;
+}
+
+/* The race string_op_conflict found, resolved. Lock held; released. */
+SG_RELEASE(sg_model_lock) static int string_op_race(const struct range_hit *h, ucontext_t *uc)
+{
+    sg_resolve(h->c, h->at, h->is_write, uc);
+    sg_stat_add(SG_STAT_faults_race, 1);
     return 1;
 }
 
-static void closes_page(struct sg_copy *c, void *arg)
+SG_REQUIRES(sg_model_lock) static void closes_page(struct sg_copy *c, void *arg)
 {
     if (c->guard != SG_GUARD_READ_ONLY)
         *(int *)arg = 1;
@@ -123,6 +130,7 @@ static void closes_page(struct sg_copy *c, void *arg)
  * else is stepped). A store of more than one byte only on a page no thread
  * can read meanwhile (a read-only guard lets others read it, and the
  * kernel's copy is not one atomic store). Lock held. */
+SG_REQUIRES(sg_model_lock)
 static int emulate_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc, int any_bytes)
 {
     struct sg_mem_access a;
@@ -168,8 +176,10 @@ static void say_passed_on(uintptr_t addr, uintptr_t pc, const char *why)
  * the access is on a copy's bytes but no race (the driver's own inside a
  * call that follows the copy, or a first read of a kernel's range), passed
  * the same way. Lock held; released. */
+SG_RELEASE(sg_model_lock)
 static int handle_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc, int let_through)
 {
+    struct range_hit h;
     /* An atomic on the page: a lock's word, on which futex() may be called
      * next, which fails on an inaccessible page (guard/normal.c). */
     if (sg_is_atomic_rmw(uc))
@@ -179,11 +189,10 @@ static int handle_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc, int 
      * what it is for (fault/flag.c), not a page to settle. */
     if (sg_flag_at(addr))
         tired = 0;
-    if (tired && !let_through && resolve_string_op(uc)) {
-        sg_stat_add(SG_STAT_faults_race, 1);
-        return 1;
-    }
-    if (tired && sg_settle_if_done(page, page + sg_page_size)) {
+    if (tired && !let_through && string_op_conflict(uc, &h))
+        return string_op_race(&h, uc);
+    if (tired && sg_settle_done(page, page + sg_page_size)) {
+        sg_settle(page, page + sg_page_size); /* waits for nothing */
         sg_stat_add(SG_STAT_faults_settled, 1);
         sg_step_rested();
         return 1;
@@ -198,10 +207,8 @@ static int handle_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc, int 
         sg_stat_add(SG_STAT_faults_neighbour, 1);
         return 1;
     }
-    if (!tired && !let_through && resolve_string_op(uc)) {
-        sg_stat_add(SG_STAT_faults_race, 1);
-        return 1;
-    }
+    if (!tired && !let_through && string_op_conflict(uc, &h))
+        return string_op_race(&h, uc);
     sg_stat_add(SG_STAT_faults_settled, 1);
     sg_step_rested();
     sg_settle(page, page + sg_page_size);
@@ -223,6 +230,7 @@ static int handle_neighbour(uintptr_t addr, uintptr_t page, ucontext_t *uc, int 
  * being settled: a storm of such signals costs one fault per driver call,
  * not two signals and two mprotect calls each. A race there is missed;
  * none is made up. Lock held; released. */
+SG_RELEASE(sg_model_lock)
 static int let_through_in_driver(uintptr_t addr, uintptr_t page, ucontext_t *uc)
 {
     enum sg_stat done = SG_NSTATS;
@@ -246,6 +254,7 @@ static int let_through_in_driver(uintptr_t addr, uintptr_t page, ucontext_t *uc)
  * (nothing here may call the driver or wait while the call runs). A
  * kernel's range is first asked what the access is (kernel_access.c). Lock
  * held; released. */
+SG_RELEASE(sg_model_lock)
 static int handle_conflict(struct sg_copy *c, uintptr_t addr, uintptr_t page, int is_write,
                            ucontext_t *uc)
 {
@@ -291,8 +300,10 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
         return let_through_in_driver(addr, page, uc);
     if (c)
         return handle_conflict(c, addr, page, is_write, uc);
-    if (page_guarded && !is_write && sg_flag_poll_observes(addr))
+    if (page_guarded && !is_write && sg_flag_poll_observes(addr)) {
+        sg_unlock(&sg_model_lock);
         return 1; /* a flag's write had landed: observed, look again */
+    }
     if (page_guarded && !is_write) {
         /* A flag's store may land between that look and the read let
          * through here: look again after it, so that a poll that saw the
@@ -300,8 +311,8 @@ static int handle_fault(uintptr_t addr, ucontext_t *uc)
          * moment before: a race missed, never one made up). */
         int r = handle_neighbour(addr, page, uc, 0);
         sg_lock(&sg_model_lock);
-        if (!sg_flag_poll_observes(addr))
-            sg_unlock(&sg_model_lock);
+        sg_flag_poll_observes(addr);
+        sg_unlock(&sg_model_lock);
         return r;
     }
     if (page_guarded)

@@ -54,7 +54,7 @@ static void defer(uintptr_t page)
     sg_lock_deferred = 1;
 }
 
-static void reguard_copy(struct sg_copy *c, void *arg)
+SG_REQUIRES(sg_model_lock) static void reguard_copy(struct sg_copy *c, void *arg)
 {
     (void)arg;
     sg_guard_update(c->pg_lo, c->pg_hi);

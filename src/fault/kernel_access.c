@@ -19,7 +19,7 @@
 /* The allocation is a signalling channel: remembered for later launches,
  * and this launch's range is opened (still pending, unguarded); the kernel
  * is one that signals. */
-static enum sg_kernel_verdict open_channel(struct sg_copy *c)
+SG_REQUIRES(sg_model_lock) static enum sg_kernel_verdict open_channel(struct sg_copy *c)
 {
     sg_kernel_kind_learn(c->kernel, SG_KERNEL_SIGNALS);
     if (!sg_pinned_is_channel(c->base)) {
@@ -32,13 +32,12 @@ static enum sg_kernel_verdict open_channel(struct sg_copy *c)
 
 /* Waits for the kernel at most bound_ms, without the lock. 1 when it
  * completed; -1 when the copy was released or replaced meanwhile. */
-static int wait_kernel_bounded(struct sg_copy *c, int bound_ms)
+SG_REQUIRES(sg_model_lock) static int wait_kernel_bounded(struct sg_copy *c, int bound_ms)
 {
     if (!c->event || bound_ms <= 0)
         return 0;
     uint64_t id = c->id;
-    int prior = c->state;
-    c->state = SG_COPY_HANDLING;
+    int prior = sg_copy_begin_handling(c);
     sg_unlock(&sg_model_lock);
     int depth = sg_in_syncguard;
     sg_in_syncguard = 0; /* the thread is the program's while it waits */
@@ -47,7 +46,7 @@ static int wait_kernel_bounded(struct sg_copy *c, int bound_ms)
     sg_lock(&sg_model_lock);
     if (c->id != id || c->state != SG_COPY_HANDLING)
         return -1;
-    c->state = prior;
+    sg_copy_end_handling(c, prior);
     return done;
 }
 
@@ -57,6 +56,7 @@ static int wait_kernel_bounded(struct sg_copy *c, int bound_ms)
  * unknown one only briefly (kernel_read_wait_ms), since it may wait for
  * this very thread: the read then goes through unwaited, and the next
  * access decides. */
+SG_REQUIRES(sg_model_lock)
 static enum sg_kernel_verdict first_read(struct sg_copy *c, uintptr_t addr)
 {
     int in_flight = !c->event || sg_driver()->cuEventQuery(c->event) == CUDA_ERROR_NOT_READY;
@@ -83,6 +83,7 @@ static enum sg_kernel_verdict first_read(struct sg_copy *c, uintptr_t addr)
 
 enum sg_kernel_verdict sg_kernel_access(struct sg_copy *c, uintptr_t addr, int access)
 {
+    SG_DCHECK_HELD(&sg_model_lock);
     if (access == SG_ACCESS_FREE)
         return SG_KERNEL_RACE;
     if (access == SG_ACCESS_WRITE || sg_pinned_is_channel(c->base))

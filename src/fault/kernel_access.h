@@ -30,6 +30,7 @@ enum sg_kernel_verdict {
  *  - a later read of the same address: a poll, a channel;
  *  - a later read elsewhere: the host reads what the kernel wrote before it
  *    observed the launch: a race. */
-enum sg_kernel_verdict sg_kernel_access(struct sg_copy *c, uintptr_t addr, int access);
+enum sg_kernel_verdict sg_kernel_access(struct sg_copy *c, uintptr_t addr, int access)
+    SG_REQUIRES(sg_model_lock);
 
 #endif

@@ -71,7 +71,7 @@ static void wait_for_copy(CUevent ev, CUstream h)
  * still running: model/gates.c), or the thread is a host function (the
  * work it belongs to waits for it). Such a copy is waited for boundedly.
  * Lock held. */
-static int gated_by_us(const struct sg_copy *c)
+SG_REQUIRES(sg_model_lock) static int gated_by_us(const struct sg_copy *c)
 {
     return sg_in_host_fn() || sg_gate_before(&c->after);
 }
@@ -79,23 +79,21 @@ static int gated_by_us(const struct sg_copy *c)
 /* A kernel may also poll host memory for what this thread is to write
  * (fault/kernel_access.h): its access is a race either way, reported before
  * the bounded wait. */
-static int may_wait_for_us(const struct sg_copy *c)
+SG_REQUIRES(sg_model_lock) static int may_wait_for_us(const struct sg_copy *c)
 {
     return c->origin == SG_ORIGIN_KERNEL || gated_by_us(c);
 }
 
 void sg_copy_leave_unguarded(struct sg_copy *c)
 {
-    c->state = SG_COPY_ACTIVE;
-    c->settling = 0;
-    c->unguarded = 1;
+    sg_copy_stay_unguarded(c);
     sg_guard_update(c->pg_lo, c->pg_hi);
 }
 
 /* The bounded wait for a copy that may wait for the interrupted thread. 1
  * when the copy completed; else the thread's access goes through unreported
  * and unchecked: the copy stays pending, unguarded (#11: never hang). */
-static int wait_bounded_or_let_through(struct sg_copy *c, uint64_t id)
+SG_EXCLUDES(sg_model_lock) static int wait_bounded_or_let_through(struct sg_copy *c, uint64_t id)
 {
     int depth = sg_in_syncguard;
     sg_in_syncguard = 0;
@@ -112,7 +110,7 @@ static int wait_bounded_or_let_through(struct sg_copy *c, uint64_t id)
 }
 
 /* Releases a copy we marked HANDLING, unless someone else already did. */
-static void release_if_ours(struct sg_copy *c, uint64_t id)
+SG_EXCLUDES(sg_model_lock) static void release_if_ours(struct sg_copy *c, uint64_t id)
 {
     sg_lock(&sg_model_lock);
     if (c->id == id && c->state == SG_COPY_HANDLING)
@@ -143,6 +141,8 @@ static int report(struct sg_race *race, ucontext_t *uc)
  * then waited for boundedly. */
 void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
 {
+    SG_DCHECK_HELD(&sg_model_lock);
+    SG_DCHECK(sg_copy_in_use(c));
     if (sg_host_fn_before_copy(c)) { /* stream order: no race, and no wait */
         sg_unlock(&sg_model_lock);
         sg_stat_add(SG_STAT_faults_ordered_before, 1);
@@ -151,7 +151,6 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
     struct sg_race race;
     int first = sg_copy_unclaimed(c); /* else another thread reports it */
     int gated = gated_by_us(c), bounded = may_wait_for_us(c);
-    c->settling = 0;
     race.kind = race_kind(c, access);
     race.access_api = sg_driver_call_now ? sg_driver_call_now->api : NULL;
     race.addr = addr;
@@ -159,7 +158,7 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
     memcpy(&race.copy, c, sizeof *c);
     race.nsyncs = sg_sync_sites_since(c->sync_serial, race.syncs, SG_RACE_SYNCS);
     uint64_t id = c->id;
-    c->state = SG_COPY_HANDLING;
+    sg_copy_claim(c);
     sg_unlock(&sg_model_lock);
 
     /* A kernel's range whose first read waited for it (kernel_access.c):
@@ -179,6 +178,7 @@ void sg_resolve(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
 
 void sg_report_in_call(struct sg_copy *c, uintptr_t addr, int access, ucontext_t *uc)
 {
+    SG_DCHECK_HELD(&sg_model_lock);
     if (c->reported_in_call || !sg_copy_unclaimed(c) || sg_opt.mode == SG_MODE_SYNC)
         return;
     c->reported_in_call = 1;
@@ -207,7 +207,7 @@ struct settle_set {
 
 /* Waits for each copy of the set and releases it; one that may wait for
  * the interrupted thread only boundedly (then left pending, unguarded). */
-static void settle_set_wait(const struct settle_set *set)
+SG_EXCLUDES(sg_model_lock) static void settle_set_wait(const struct settle_set *set)
 {
     for (int i = 0; i < set->n; i++) {
         struct sg_copy *c = set->c[i];
@@ -219,13 +219,12 @@ static void settle_set_wait(const struct settle_set *set)
     }
 }
 
-static void take_active(struct sg_copy *c, void *arg)
+SG_REQUIRES(sg_model_lock) static void take_active(struct sg_copy *c, void *arg)
 {
     struct settle_set *set = arg;
     if (c->state != SG_COPY_ACTIVE || set->n == SETTLE_MAX)
         return;
-    c->state = SG_COPY_HANDLING;
-    c->settling = 1;
+    sg_copy_settle_start(c);
     set->c[set->n] = c, set->id[set->n] = c->id;
     set->bounded[set->n] = (unsigned char)may_wait_for_us(c);
     set->n++;
@@ -235,7 +234,7 @@ struct done_check {
     int active, all_done;
 };
 
-static void check_done(struct sg_copy *c, void *arg)
+SG_REQUIRES(sg_model_lock) static void check_done(struct sg_copy *c, void *arg)
 {
     struct done_check *d = arg;
     if (c->state != SG_COPY_ACTIVE || !d->all_done)
@@ -245,20 +244,17 @@ static void check_done(struct sg_copy *c, void *arg)
     d->all_done = c->event && sg_driver()->cuEventQuery(c->event) == CUDA_SUCCESS;
 }
 
-int sg_settle_if_done(uintptr_t lo, uintptr_t hi)
+int sg_settle_done(uintptr_t lo, uintptr_t hi)
 {
     struct done_check d = { 0, 1 };
     sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), check_done, &d);
     /* Only copies being handled (a thread waits for them: this one, in a
      * fault its signal handler interrupted): settling would open nothing,
      * and the access would only fault again. */
-    if (!d.all_done || !d.active)
-        return 0;
-    sg_settle(lo, hi);
-    return 1;
+    return d.all_done && d.active;
 }
 
-static void take_handling(struct sg_copy *c, void *arg)
+SG_REQUIRES(sg_model_lock) static void take_handling(struct sg_copy *c, void *arg)
 {
     struct settle_set *set = arg;
     if (c->state != SG_COPY_HANDLING || set->n == SETTLE_MAX)
@@ -270,6 +266,7 @@ static void take_handling(struct sg_copy *c, void *arg)
 
 void sg_settle_handled(uintptr_t lo, uintptr_t hi)
 {
+    SG_DCHECK_HELD(&sg_model_lock);
     struct settle_set set = { 0 };
     sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), take_handling, &set);
     sg_unlock(&sg_model_lock);
@@ -278,6 +275,7 @@ void sg_settle_handled(uintptr_t lo, uintptr_t hi)
 
 void sg_settle(uintptr_t lo, uintptr_t hi)
 {
+    SG_DCHECK_HELD(&sg_model_lock);
     struct settle_set set = { 0 };
     sg_copies_overlapping(sg_page_down(lo), sg_page_up(hi), take_active, &set);
     sg_unlock(&sg_model_lock);

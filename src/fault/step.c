@@ -87,7 +87,7 @@ void sg_step_rested(void)
 
 /* Holds page open for a step; 0 when no window is left or the page cannot
  * be opened. Lock held. */
-static int hold_open(uintptr_t page)
+SG_REQUIRES(sg_model_lock) static int hold_open(uintptr_t page)
 {
     int added = sg_guard_window_add(page, page + sg_page_size);
     if (added < 0)

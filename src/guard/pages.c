@@ -39,7 +39,7 @@ static void add_edge(void *arg, uintptr_t a)
     e->at[e->n++] = a;
 }
 
-static void collect_edges(struct sg_copy *c, void *arg)
+SG_REQUIRES(sg_model_lock) static void collect_edges(struct sg_copy *c, void *arg)
 {
     if (c->unguarded)
         return;
@@ -62,14 +62,14 @@ struct piece {
     int sync; /* a page holding a lock's word: never made inaccessible */
 };
 
-static void restrict_prot(struct sg_copy *c, void *arg)
+SG_REQUIRES(sg_model_lock) static void restrict_prot(struct sg_copy *c, void *arg)
 {
     struct piece *p = arg;
     if (!c->unguarded && c->pg_lo <= p->lo && c->pg_hi >= p->hi)
         p->prot &= c->guard != SG_GUARD_READ_ONLY && !p->sync ? PROT_NONE : PROT_READ;
 }
 
-static int piece_prot(uintptr_t lo, uintptr_t hi)
+SG_REQUIRES(sg_model_lock) static int piece_prot(uintptr_t lo, uintptr_t hi)
 {
     struct piece p = { lo, hi, sg_guard_normal_prot(lo), sg_guard_is_sync_page(lo) };
     if (!sg_guard_in_window(lo))
@@ -105,7 +105,7 @@ struct grow {
     int grew;
 };
 
-static void grow_over(struct sg_copy *c, void *arg)
+SG_REQUIRES(sg_model_lock) static void grow_over(struct sg_copy *c, void *arg)
 {
     struct grow *g = arg;
     if (c->unguarded)
@@ -116,15 +116,15 @@ static void grow_over(struct sg_copy *c, void *arg)
         g->hi = c->pg_hi, g->grew = 1;
 }
 
-static void drop_guard(struct sg_copy *c, void *arg)
+SG_REQUIRES(sg_model_lock) static void drop_guard(struct sg_copy *c, void *arg)
 {
     (void)arg;
     if (!c->unguarded)
         sg_stat_add(SG_STAT_guards_dropped_maps, 1);
-    c->unguarded = 1;
+    sg_copy_mark_unguarded(c);
 }
 
-static int open_around(uintptr_t lo, uintptr_t hi)
+SG_REQUIRES(sg_model_lock) static int open_around(uintptr_t lo, uintptr_t hi)
 {
     struct grow g = { lo, hi, 1 };
     while (g.grew) {
@@ -147,7 +147,7 @@ static int open_around(uintptr_t lo, uintptr_t hi)
 }
 
 /* sg_protect, and open_around when the kernel refuses the split. */
-static int protect_or_open(uintptr_t lo, uintptr_t hi, int prot)
+SG_REQUIRES(sg_model_lock) static int protect_or_open(uintptr_t lo, uintptr_t hi, int prot)
 {
     if (sg_protect(lo, hi - lo, prot) == 0)
         return 0;

@@ -26,14 +26,15 @@ struct sg_copy_request {
 /* Guards the host range of a copy that the driver has just accepted (and
  * will run: not one recorded by a stream capture). Normal context; takes
  * sg_model_lock. pcs: the enqueue stack. */
-void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int npcs);
+void sg_copy_track(const struct sg_copy_request *rq, const uintptr_t *pcs, int npcs)
+    SG_EXCLUDES(sg_model_lock);
 
 /* ---- with sg_model_lock held (safe in the fault handler) ---- */
 /* Releases a copy: its slot is freed and its pages get the protection the
  * remaining copies need. The caller must not use c afterwards. */
-void sg_copy_release(struct sg_copy *c);
+void sg_copy_release(struct sg_copy *c) SG_REQUIRES(sg_model_lock);
 /* Releases every active copy that vc covers. */
-void sg_copies_release_covered(const struct sg_vc *vc);
+void sg_copies_release_covered(const struct sg_vc *vc) SG_REQUIRES(sg_model_lock);
 
 /* In a forked child: unprotect every guarded page and forget all copies. */
 void sg_copies_after_fork_child(void);
@@ -41,9 +42,9 @@ void sg_copies_after_fork_child(void);
 /* ---- observations (life/observe.c); each takes sg_model_lock ---- */
 /* If ok, releases the copies vc covers and remembers the site; frees vc
  * either way. site may be NULL. */
-void sg_observe_if(int ok, struct sg_vc *vc, struct sg_sync_site *site);
+void sg_observe_if(int ok, struct sg_vc *vc, struct sg_sync_site *site) SG_EXCLUDES(sg_model_lock);
 /* The end of an operation begun with sg_sync_op_begin (model/sync.h):
  * done (ok) or failed to enqueue. */
-void sg_sync_op_end(struct sg_sync_op *op, int ok);
+void sg_sync_op_end(struct sg_sync_op *op, int ok) SG_EXCLUDES(sg_model_lock);
 
 #endif

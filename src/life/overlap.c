@@ -83,7 +83,7 @@ struct clash {
     uintptr_t at;
 };
 
-static void find_clash(struct sg_copy *c, void *arg)
+SG_REQUIRES(sg_model_lock) static void find_clash(struct sg_copy *c, void *arg)
 {
     struct clash *h = arg;
     uintptr_t at;

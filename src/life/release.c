@@ -5,6 +5,7 @@
 #include "config.h"
 
 
+#include "base/lock.h"
 #include "base/log.h"
 #include "base/options.h"
 #include "guard/guard.h"
@@ -12,6 +13,7 @@
 
 void sg_copy_release(struct sg_copy *c)
 {
+    SG_DCHECK_HELD(&sg_model_lock);
     uintptr_t lo = c->pg_lo, hi = c->pg_hi;
     sg_copy_forget(c);
     sg_guard_update(lo, hi);
@@ -27,14 +29,14 @@ struct released {
     uintptr_t lo[RELEASED_MAX], hi[RELEASED_MAX];
 };
 
-static void update_released(struct released *r)
+SG_REQUIRES(sg_model_lock) static void update_released(struct released *r)
 {
     for (int i = 0; i < r->n; i++)
         sg_guard_update(r->lo[i], r->hi[i]);
     r->n = 0;
 }
 
-static void add_released(struct released *r, uintptr_t lo, uintptr_t hi)
+SG_REQUIRES(sg_model_lock) static void add_released(struct released *r, uintptr_t lo, uintptr_t hi)
 {
     for (int i = 0; i < r->n; i++)
         if (lo <= r->hi[i] && hi >= r->lo[i]) { /* overlapping or adjacent */
@@ -50,13 +52,14 @@ static void add_released(struct released *r, uintptr_t lo, uintptr_t hi)
 
 void sg_copies_release_covered(const struct sg_vc *vc)
 {
+    SG_DCHECK_HELD(&sg_model_lock);
     struct released r = { 0 };
     for (uint32_t i = 0; i < sg_copies_active_count();) {
         struct sg_copy *c = sg_copies_active_at(i);
         /* A copy the fault handler is synchronizing is released by it. */
         int covered = sg_vc_get(vc, c->stream.idx) >= c->seq;
         if (c->state == SG_COPY_HANDLING && covered)
-            c->settling = 0; /* observed: an access now is no race */
+            sg_copy_settle_stop(c); /* observed: an access now is no race */
         if (c->state == SG_COPY_ACTIVE && covered) {
             SG_VLOG(2, "copy #%llu observed complete\n", (unsigned long long)c->id);
             add_released(&r, c->pg_lo, c->pg_hi);
@@ -68,7 +71,9 @@ void sg_copies_release_covered(const struct sg_vc *vc)
     update_released(&r);
 }
 
-static void open_pages(uintptr_t lo, uintptr_t hi)
+/* In the forked child, whose only thread runs this without the model lock
+ * (reset: preload/fork.c), as every clean-up there does: not analysed. */
+SG_NO_THREAD_SAFETY_ANALYSIS static void open_pages(uintptr_t lo, uintptr_t hi)
 {
     sg_guard_update(lo, hi);
 }

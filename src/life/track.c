@@ -17,13 +17,11 @@
 
 static uint64_t next_id = 1;
 
+SG_REQUIRES(sg_model_lock)
 static void fill(struct sg_copy *c, const struct sg_copy_request *rq,
                  const struct sg_stream_info *si, uint64_t seq, CUevent ev, const uintptr_t *pcs,
                  int npcs)
 {
-    c->state = SG_COPY_ACTIVE;
-    c->settling = 0;
-    c->unguarded = 0;
     c->id = next_id++;
     c->desc = rq->desc;
     c->size = sg_shape_extent(&rq->shape);

@@ -7,6 +7,7 @@
 
 #include <sys/mman.h>
 
+#include "base/check.h"
 #include "base/lock.h"
 #include "base/page.h"
 #include "driver/eventpool.h"
@@ -46,12 +47,83 @@ uint64_t sg_copies_guarded_total(void)
     return guarded_total;
 }
 
+/* ---- the transitions (copies.h) ---- */
+#define LOCKED() SG_DCHECK_HELD(&sg_model_lock)
+
+void sg_copy_claim(struct sg_copy *c)
+{
+    LOCKED();
+    SG_DCHECK(c->state != SG_COPY_FREE);
+    c->settling = 0;
+    c->state = SG_COPY_HANDLING;
+}
+
+int sg_copy_begin_handling(struct sg_copy *c)
+{
+    LOCKED();
+    int prior = c->state;
+    SG_DCHECK(prior != SG_COPY_FREE);
+    c->state = SG_COPY_HANDLING;
+    return prior;
+}
+
+void sg_copy_end_handling(struct sg_copy *c, int prior)
+{
+    LOCKED();
+    SG_DCHECK(c->state == SG_COPY_HANDLING);
+    SG_DCHECK(prior == SG_COPY_ACTIVE || prior == SG_COPY_HANDLING);
+    c->state = prior;
+}
+
+void sg_copy_settle_start(struct sg_copy *c)
+{
+    LOCKED();
+    SG_DCHECK(c->state == SG_COPY_ACTIVE);
+    c->state = SG_COPY_HANDLING;
+    c->settling = 1;
+}
+
+void sg_copy_settle_stop(struct sg_copy *c)
+{
+    LOCKED();
+    SG_DCHECK(c->state == SG_COPY_HANDLING);
+    c->settling = 0;
+}
+
+void sg_copy_stay_unguarded(struct sg_copy *c)
+{
+    LOCKED();
+    SG_DCHECK(c->state != SG_COPY_FREE);
+    c->state = SG_COPY_ACTIVE;
+    c->settling = 0;
+    c->unguarded = 1;
+}
+
+void sg_copy_mark_unguarded(struct sg_copy *c)
+{
+    LOCKED();
+    SG_DCHECK(c->state != SG_COPY_FREE);
+    c->unguarded = 1;
+}
+
+void sg_copy_mark_guarded(struct sg_copy *c)
+{
+    LOCKED();
+    SG_DCHECK(c->state != SG_COPY_FREE);
+    c->unguarded = 0;
+}
+
 struct sg_copy *sg_copies_alloc(uintptr_t pg_lo, uintptr_t pg_hi)
 {
+    LOCKED();
     if (nfree == 0)
         return NULL;
     uint32_t slot = free_stack[--nfree];
     struct sg_copy *c = &slots[slot];
+    SG_DCHECK(c->state == SG_COPY_FREE);
+    c->state = SG_COPY_ACTIVE;
+    c->settling = 0;
+    c->unguarded = 0;
     c->active_pos = nactive;
     active[nactive++] = slot;
     c->pg_lo = pg_lo, c->pg_hi = pg_hi;
@@ -60,8 +132,9 @@ struct sg_copy *sg_copies_alloc(uintptr_t pg_lo, uintptr_t pg_hi)
     return c;
 }
 
-static void slot_free(struct sg_copy *c)
+SG_REQUIRES(sg_model_lock) static void slot_free(struct sg_copy *c)
 {
+    SG_DCHECK(c->state != SG_COPY_FREE);
     sg_copy_index_remove((uint32_t)(c - slots));
     uint32_t pos = c->active_pos, last = active[--nactive];
     active[pos] = last;
@@ -72,6 +145,7 @@ static void slot_free(struct sg_copy *c)
 
 void sg_copy_forget(struct sg_copy *c)
 {
+    LOCKED();
     sg_event_pool_put(c->stream.ctx, c->event);
     c->event = NULL;
     slot_free(c);
@@ -111,7 +185,7 @@ struct find {
     struct sg_copy *best;
 };
 
-static void consider(struct sg_copy *c, void *arg)
+SG_REQUIRES(sg_model_lock) static void consider(struct sg_copy *c, void *arg)
 {
     struct find *f = arg;
     f->page_guarded = 1;
@@ -125,6 +199,7 @@ static void consider(struct sg_copy *c, void *arg)
 
 struct sg_copy *sg_copies_find(uintptr_t addr, int is_write, int *page_guarded)
 {
+    LOCKED();
     struct find f = { addr, is_write, 0, NULL };
     uintptr_t page = sg_page_down(addr);
     sg_copies_overlapping(page, page + sg_page_size, consider, &f);
@@ -132,6 +207,9 @@ struct sg_copy *sg_copies_find(uintptr_t addr, int is_write, int *page_guarded)
     return f.best;
 }
 
+/* Not analysed: the child's only thread needs no lock (it reset the one
+ * the parent's thread held, base/lock.h), and open is the caller's. */
+SG_NO_THREAD_SAFETY_ANALYSIS
 void sg_copy_table_after_fork_child(void (*open)(uintptr_t lo, uintptr_t hi))
 {
     uint32_t n = nactive;

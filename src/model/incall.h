@@ -49,6 +49,7 @@ static inline void sg_driver_call_leave(const struct sg_driver_call *outer)
  * call in stream order (same stream and earlier, or waited for through an
  * event or the legacy stream's rules): the driver's access inside the call
  * then follows c, and is no race with it. */
-int sg_driver_call_follows(const struct sg_driver_call *call, const struct sg_copy *c);
+int sg_driver_call_follows(const struct sg_driver_call *call, const struct sg_copy *c)
+    SG_REQUIRES(sg_model_lock);
 
 #endif

@@ -9,6 +9,8 @@
 #ifndef SG_MODEL_KERNEL_KINDS_H
 #define SG_MODEL_KERNEL_KINDS_H
 
+#include "model/model.h"
+
 enum sg_kernel_kind {
     SG_KERNEL_UNKNOWN,  /* nothing learnt (or the table is full) */
     SG_KERNEL_SIGNALS,  /* host and kernel signal through what it is given */
@@ -17,9 +19,9 @@ enum sg_kernel_kind {
 
 /* ---- with sg_model_lock held (safe in the fault handler) ---- */
 /* What is known of the kernel called name (NULL: unknown). */
-enum sg_kernel_kind sg_kernel_kind_of(const char *name);
+enum sg_kernel_kind sg_kernel_kind_of(const char *name) SG_REQUIRES(sg_model_lock);
 /* Remembers what name does; the first answer stays (a kernel found to
  * signal is never taken for one of results again, nor the reverse). */
-void sg_kernel_kind_learn(const char *name, enum sg_kernel_kind kind);
+void sg_kernel_kind_learn(const char *name, enum sg_kernel_kind kind) SG_REQUIRES(sg_model_lock);
 
 #endif

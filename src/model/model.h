@@ -155,37 +155,40 @@ struct sg_stream_info {
 
 /* The stream a handle means in a call whose entry point is per_thread or
  * not; created on first sight. */
-struct sg_stream *sg_stream_get(CUstream h, int per_thread);
-void sg_stream_info(const struct sg_stream *s, struct sg_stream_info *out);
+struct sg_stream *sg_stream_get(CUstream h, int per_thread) SG_REQUIRES(sg_model_lock);
+void sg_stream_info(const struct sg_stream *s, struct sg_stream_info *out)
+    SG_REQUIRES(sg_model_lock);
 /* Enqueues a tracked operation: applies the legacy-stream rules, returns
  * the operation's sequence number on s. */
-uint64_t sg_stream_enqueue(struct sg_stream *s);
+uint64_t sg_stream_enqueue(struct sg_stream *s) SG_REQUIRES(sg_model_lock);
 /* What the host learns when everything enqueued on s so far is complete. */
-void sg_stream_snapshot(struct sg_stream *s, struct sg_vc *out);
+void sg_stream_snapshot(struct sg_stream *s, struct sg_vc *out) SG_REQUIRES(sg_model_lock);
 /* The same into a copy's fixed-size clock, with no allocation. */
-void sg_stream_clock(struct sg_stream *s, struct sg_clock *out);
+void sg_stream_clock(struct sg_stream *s, struct sg_clock *out) SG_REQUIRES(sg_model_lock);
 /* What an operation enqueued on s now would wait for (the legacy-stream
  * rules applied), without enqueuing one: a query or synchronize of the
  * legacy stream, or an operation not accepted by the driver yet. The
  * operation's own place would be *seq. */
-void sg_stream_peek(struct sg_stream *s, struct sg_vc *out, uint64_t *seq);
+void sg_stream_peek(struct sg_stream *s, struct sg_vc *out, uint64_t *seq)
+    SG_REQUIRES(sg_model_lock);
 /* Whether an operation enqueued on the stream a call names now would wait
  * for operation seq of stream idx (the legacy-stream rules applied). Looks
  * streams up without creating one (signal-safe); ctx is the current
  * context for the legacy and per-thread streams. */
-int sg_stream_next_covers(CUstream h, int per_thread, CUcontext ctx, uint32_t idx, uint64_t seq);
+int sg_stream_next_covers(CUstream h, int per_thread, CUcontext ctx, uint32_t idx, uint64_t seq)
+    SG_REQUIRES(sg_model_lock);
 /* cuStreamWaitEvent: later work on s follows the event's captured work. */
-void sg_stream_wait_vc(struct sg_stream *s, const struct sg_vc *vc);
-void sg_stream_created(CUstream h, unsigned flags, CUcontext ctx);
-void sg_stream_destroyed(CUstream h);
+void sg_stream_wait_vc(struct sg_stream *s, const struct sg_vc *vc) SG_REQUIRES(sg_model_lock);
+void sg_stream_created(CUstream h, unsigned flags, CUcontext ctx) SG_REQUIRES(sg_model_lock);
+void sg_stream_destroyed(CUstream h) SG_REQUIRES(sg_model_lock);
 /* The join of every stream of ctx (cuCtxSynchronize); NULL: of all. */
-void sg_ctx_snapshot(CUcontext ctx, struct sg_vc *out);
+void sg_ctx_snapshot(CUcontext ctx, struct sg_vc *out) SG_REQUIRES(sg_model_lock);
 /* Forget per-thread streams etc. in a forked child. */
 void sg_streams_after_fork_child(void);
 
-void sg_event_recorded(CUevent e, const struct sg_vc *captured);
+void sg_event_recorded(CUevent e, const struct sg_vc *captured) SG_REQUIRES(sg_model_lock);
 /* The work an event stands for (empty if never recorded). */
-void sg_event_snapshot(CUevent e, struct sg_vc *out);
-void sg_event_destroyed(CUevent e);
+void sg_event_snapshot(CUevent e, struct sg_vc *out) SG_REQUIRES(sg_model_lock);
+void sg_event_destroyed(CUevent e) SG_REQUIRES(sg_model_lock);
 
 #endif

@@ -18,7 +18,7 @@ static atomic_size_t published_count;
 static struct sg_pin *_Atomic published; /* ranges, for readers without the lock */
 static sg_lock_t pinned_lock = SG_LOCK_INIT;
 static _Atomic uint64_t generation = 1; /* bumped by every change of the table */
-static void forget_aliases_of(uintptr_t host);
+SG_REQUIRES(pinned_lock) static void forget_aliases_of(uintptr_t host);
 
 uint64_t sg_pinned_generation(void)
 {
@@ -159,7 +159,7 @@ void sg_pinned_alias_add(uintptr_t alias, size_t size, uintptr_t host_base)
 }
 
 /* With pinned_lock held: the range at host goes, and its aliases. */
-static void forget_aliases_of(uintptr_t host)
+SG_REQUIRES(pinned_lock) static void forget_aliases_of(uintptr_t host)
 {
     size_t n = atomic_load(&naliases);
     for (size_t i = 0; i < n;)
@@ -218,7 +218,7 @@ size_t sg_pinned_snapshot(size_t from, struct sg_pin *out, size_t max)
  * flag of want (0: any range). The ranges do not overlap, so their ends
  * grow with their bases: walking down from the last one starting below hi,
  * the first that ends at or below lo ends the search. */
-static int overlapped(uintptr_t lo, uintptr_t hi, unsigned want)
+SG_REQUIRES(pinned_lock) static int overlapped(uintptr_t lo, uintptr_t hi, unsigned want)
 {
     for (long i = floor_index(hi - 1); i >= 0 && ranges[i].base + ranges[i].size > lo; i--)
         if ((ranges[i].flags & want) == want)
@@ -261,20 +261,23 @@ int sg_pinned_touches_unlocked(uintptr_t lo, uintptr_t hi)
 
 /* fork() with the lock held (after the model lock, the order every path
  * takes them in: a page's normal protection is looked up here under the
- * model lock), so that no other thread holds it mid-change in the child. */
-void sg_pinned_before_fork(void)
+ * model lock), so that no other thread holds it mid-change in the child.
+ * Taken here and given back by the next two, around fork() (preload/fork.c
+ * calls them in that order): a hand-over the thread-safety analysis cannot
+ * follow from one function to another, as the lock is this file's own. */
+SG_NO_THREAD_SAFETY_ANALYSIS void sg_pinned_before_fork(void)
 {
     sg_lock(&pinned_lock);
 }
 
-void sg_pinned_after_fork_parent(void)
+SG_NO_THREAD_SAFETY_ANALYSIS void sg_pinned_after_fork_parent(void)
 {
     sg_unlock(&pinned_lock);
 }
 
 /* Taken by this (the forking) thread before fork: free it before the
  * child's clean-up looks ranges up (the ranges themselves are still valid). */
-void sg_pinned_unlock_in_child(void)
+SG_NO_THREAD_SAFETY_ANALYSIS void sg_pinned_unlock_in_child(void)
 {
     sg_lock_reset_held(&pinned_lock);
 }

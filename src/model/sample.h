@@ -34,13 +34,14 @@ struct sg_sample_site {
  * once per intercepted call (life/site.c), whose every host range follows
  * the answer, so a site counts copies and launches, not ranges.
  * With sg_model_lock held; normal context (maps the table on first use). */
-int sg_sample_should_guard(const uintptr_t *pcs, int npcs, const struct sg_pyframe *py, int npy);
+int sg_sample_should_guard(const uintptr_t *pcs, int npcs, const struct sg_pyframe *py, int npy)
+    SG_REQUIRES(sg_model_lock);
 
 /* ---- for the exit summary; each takes sg_model_lock ---- */
 /* Copies the i-th used site (0, 1, ...) into *out; 0 past the last. */
-int sg_sample_site_get(int i, struct sg_sample_site *out);
+int sg_sample_site_get(int i, struct sg_sample_site *out) SG_EXCLUDES(sg_model_lock);
 /* Copies guarded because their site found the table full. */
-unsigned long sg_sample_unplaced(void);
+unsigned long sg_sample_unplaced(void) SG_EXCLUDES(sg_model_lock);
 
 /* In a forked child: every site starts again from its first copy. */
 void sg_sample_after_fork_child(void);

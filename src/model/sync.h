@@ -16,10 +16,10 @@ int sg_observe_needed(void);
 
 /* What waiting for s now covers; *info (if not NULL) describes s. */
 void sg_snapshot_stream(CUstream s, int per_thread, struct sg_vc *out,
-                        struct sg_stream_info *info);
-void sg_snapshot_event(CUevent e, struct sg_vc *out);
+                        struct sg_stream_info *info) SG_EXCLUDES(sg_model_lock);
+void sg_snapshot_event(CUevent e, struct sg_vc *out) SG_EXCLUDES(sg_model_lock);
 /* Every stream of ctx; NULL: of every context. */
-void sg_snapshot_ctx(CUcontext ctx, struct sg_vc *out);
+void sg_snapshot_ctx(CUcontext ctx, struct sg_vc *out) SG_EXCLUDES(sg_model_lock);
 /* What the host synchronized with, and where: kept for reports, which say
  * why the host's synchronization did not cover a copy. */
 enum sg_sync_target {
@@ -65,8 +65,8 @@ struct sg_sync_op {
  * life's sg_sync_op_end), or for one that runs asynchronously (a host
  * function) is foretold in op->seq, right under the enqueue order lock. */
 void sg_sync_op_begin(struct sg_sync_op *op, const char *api, int target, CUstream s,
-                      int per_thread);
-void sg_sync_op_enqueued(struct sg_sync_op *op);
+                      int per_thread) SG_EXCLUDES(sg_model_lock);
+void sg_sync_op_enqueued(struct sg_sync_op *op) SG_EXCLUDES(sg_model_lock);
 
 /* ---- one order for the model and the driver ----
  * Two threads enqueueing on one stream must find their work in the same
@@ -99,41 +99,42 @@ int sg_order_lock_if_pinned(void);
  * Work that may not pass until the host acts: a wait-value operation, a
  * host function until it returns. A token (0: no room; every copy then
  * counts as behind a gate). */
-uint64_t sg_gate_add(uint32_t stream, uint64_t seq);
+uint64_t sg_gate_add(uint32_t stream, uint64_t seq) SG_REQUIRES(sg_model_lock);
 /* Host functions enqueued and not yet returned (delta +1 when one is
  * prepared, -1 when it returned or was refused). Any lock, or none. */
 void sg_host_fns_pending_add(int delta);
 int sg_host_fns_pending(void);
 /* How many gates are live now (a racy count: for sizing, not deciding). */
 int sg_gates_live(void);
-void sg_gate_passed(uint64_t token);
+void sg_gate_passed(uint64_t token) SG_REQUIRES(sg_model_lock);
 /* An observation covered vc: the wait-value gates it covers passed. */
-void sg_gates_passed_covered(const struct sg_vc *vc);
+void sg_gates_passed_covered(const struct sg_vc *vc) SG_REQUIRES(sg_model_lock);
 /* Whether a copy that waits for what after says may be behind a live
  * gate. Signal-safe. */
-int sg_gate_before(const struct sg_clock *after);
+int sg_gate_before(const struct sg_clock *after) SG_REQUIRES(sg_model_lock);
 void sg_gates_after_fork_child(void);
 /* A wait-value operation on s was accepted: its place, and its gate
  * (counted whether or not any copy is guarded now: copies enqueued behind
  * it later are behind it). Takes sg_model_lock. */
-void sg_note_gate(CUstream s, int per_thread);
+void sg_note_gate(CUstream s, int per_thread) SG_EXCLUDES(sg_model_lock);
 /* With sg_model_lock held: the serial of the latest observation, and the
  * newest sites later than a serial (newest first). Signal-safe. */
-uint64_t sg_sync_serial(void);
-int sg_sync_sites_since(uint64_t serial, struct sg_sync_site *out, int max);
+uint64_t sg_sync_serial(void) SG_REQUIRES(sg_model_lock);
+int sg_sync_sites_since(uint64_t serial, struct sg_sync_site *out, int max)
+    SG_REQUIRES(sg_model_lock);
 /* With sg_model_lock held: numbers the site as the latest observation and
  * keeps it for reports. */
-void sg_sync_remember(struct sg_sync_site *site);
+void sg_sync_remember(struct sg_sync_site *site) SG_REQUIRES(sg_model_lock);
 
-void sg_note_event_record(CUevent e, CUstream s, int per_thread);
-void sg_note_stream_wait(CUstream s, int per_thread, CUevent e);
+void sg_note_event_record(CUevent e, CUstream s, int per_thread) SG_EXCLUDES(sg_model_lock);
+void sg_note_stream_wait(CUstream s, int per_thread, CUevent e) SG_EXCLUDES(sg_model_lock);
 /* Untracked work (a kernel, a memset) enqueued on a stream. */
-void sg_note_stream_work(CUstream s, int per_thread);
+void sg_note_stream_work(CUstream s, int per_thread) SG_EXCLUDES(sg_model_lock);
 /* Work on s that also follows everything in after (a graph launch follows
  * the previous launch of the same graph); *then receives what waiting for
  * it will show. */
 void sg_note_ordered_work(CUstream s, int per_thread, const struct sg_vc *after,
-                          struct sg_vc *then);
+                          struct sg_vc *then) SG_EXCLUDES(sg_model_lock);
 
 /* Whether a stream is being captured into a graph: its work then does not
  * run, and events recorded or waited for on it are graph edges only. */

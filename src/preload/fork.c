@@ -16,19 +16,21 @@
 #include "preload/root.h"
 #include "report/report.h"
 
-static void before_fork(void)
+/* The model lock is held across fork(): taken before it, given back after
+ * it in the parent, reset in the child (whose only thread is this one). */
+SG_ACQUIRE(sg_model_lock) static void before_fork(void)
 {
     sg_lock(&sg_model_lock);
     sg_pinned_before_fork();
 }
 
-static void after_fork_parent(void)
+SG_RELEASE(sg_model_lock) static void after_fork_parent(void)
 {
     sg_pinned_after_fork_parent();
     sg_unlock(&sg_model_lock);
 }
 
-static void after_fork_child(void)
+SG_RELEASE(sg_model_lock) static void after_fork_child(void)
 {
     sg_forget_tid();
     sg_lock_reset_held(&sg_model_lock);

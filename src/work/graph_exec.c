@@ -13,7 +13,7 @@
 #include "work/graph_int.h"
 #include "work/graph_walk.h"
 
-struct graph_exec *sg_graph_execs;
+struct graph_exec *sg_graph_execs SG_GUARDED_BY(sg_graphs_lock);
 
 static void hold_host_fns(struct graph_items *it, int delta)
 {

@@ -69,7 +69,7 @@ struct graph_exec {
 };
 
 /* The table, by exec; under sg_graphs_lock. */
-extern struct graph_exec *sg_graph_execs;
+extern struct graph_exec *sg_graph_execs SG_GUARDED_BY(sg_graphs_lock);
 /* What a walk asks of the graph files (trampolines, conditional bodies). */
 extern const struct graph_walk_ops sg_graph_walk_ops;
 

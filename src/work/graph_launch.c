@@ -155,7 +155,7 @@ static int kernel_may_write_pinned(const struct graph_item *x)
  * copies, events or host nodes; or kernels given pinned memory (a graph
  * of kernels on device memory alone, the common case, is looked up once
  * per change of the pinned table, not at every launch). sg_graphs_lock held. */
-static int items_matter(struct graph_items *it)
+SG_REQUIRES(sg_graphs_lock) static int items_matter(struct graph_items *it)
 {
     if (it->interesting)
         return 1;
@@ -224,8 +224,17 @@ static void launched(CUgraphExec exec, CUstream s, int per_thread)
     sg_vc_free(&before), sg_vc_free(&after), sg_vc_free(&then);
 }
 
+/* Whether any exec is in the table, looked at without the lock, as every
+ * launch does first (not analysed: the table is sg_graphs_lock's). The
+ * exec launched was made before its launch, so it is there to be seen; a
+ * table changing meanwhile changes only other execs. */
+SG_NO_THREAD_SAFETY_ANALYSIS static int any_exec(void)
+{
+    return sg_graph_execs != NULL;
+}
+
 void sg_graph_launched(CUgraphExec exec, CUstream s, int per_thread)
 {
-    if (sg_graph_execs)
+    if (any_exec())
         launched(exec, s, per_thread);
 }

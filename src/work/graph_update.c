@@ -134,6 +134,7 @@ void sg_graph_exec_host_set(CUgraphExec exec, CUgraphNode node, const CUDA_HOST_
 
 /* The entry item of the child graph node `node` among items, or -1.
  * sg_graphs_lock held. */
+SG_REQUIRES(sg_graphs_lock)
 static long child_entry(const struct graph_items *items, CUgraphNode node)
 {
     for (size_t i = 0; i < items->n; i++)
@@ -144,6 +145,7 @@ static long child_entry(const struct graph_items *items, CUgraphNode node)
 
 /* Item `to` takes the parameters of `from`, an item of a fresh walk that
  * keeps nothing of it; its node and dependencies stay. sg_graphs_lock held. */
+SG_REQUIRES(sg_graphs_lock)
 static void take_params(struct graph_items *items, struct graph_item *to, struct graph_item *from)
 {
     if (to->kind == GI_HOST && to->host)
@@ -166,6 +168,7 @@ static void take_params(struct graph_items *items, struct graph_item *to, struct
 /* Gives the body items after entry `at` the new body's parameters, if it
  * has as many (the driver took a graph of the same topology, so it has).
  * sg_graphs_lock held. */
+SG_REQUIRES(sg_graphs_lock)
 static int take_body(struct graph_items *items, long at, struct graph_items *body)
 {
     size_t span = items->v[at].span;

@@ -84,8 +84,8 @@ static void resume_suspended(void)
     sg_lock(&sg_model_lock);
     for (int i = 0; i < nsuspended; i++) {
         struct sg_copy *c = suspended[i].c;
-        if (c->id == suspended[i].id && c->state != SG_COPY_FREE && c->unguarded) {
-            c->unguarded = 0;
+        if (c->id == suspended[i].id && sg_copy_in_use(c) && c->unguarded) {
+            sg_copy_mark_guarded(c);
             sg_guard_update(c->pg_lo, c->pg_hi);
         }
     }
@@ -143,7 +143,7 @@ int sg_host_fn_before_copy(struct sg_copy *c)
         return 0;
     if (!c->unguarded && nsuspended < SUSPENDED_MAX)
         suspended[nsuspended].c = c, suspended[nsuspended++].id = c->id;
-    c->unguarded = 1;
+    sg_copy_mark_unguarded(c);
     sg_guard_update(c->pg_lo, c->pg_hi);
     return 1;
 }

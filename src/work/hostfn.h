@@ -39,7 +39,7 @@ void sg_host_fn_node_end(void);
  * order places before copy c: its accesses to c's bytes come before c
  * starts, which cannot happen until it returns. Then c's guard is lifted
  * until it returns, and 1 is returned. */
-int sg_host_fn_before_copy(struct sg_copy *c);
+int sg_host_fn_before_copy(struct sg_copy *c) SG_REQUIRES(sg_model_lock);
 /* Whether the calling thread runs a host function, callback or graph host
  * node (work it is part of cannot go on while it waits). */
 int sg_in_host_fn(void);

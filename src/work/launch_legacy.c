@@ -34,11 +34,11 @@ struct legacy_params {
     unsigned char args[LEGACY_ARGBUF];
 };
 
-static struct legacy_params *table;
 static sg_lock_t table_lock = SG_LOCK_INIT;
+static struct legacy_params *table SG_GUARDED_BY(table_lock);
 
 /* f's entry, made on first use; NULL when out of memory. table_lock held. */
-static struct legacy_params *entry(CUfunction f)
+SG_REQUIRES(table_lock) static struct legacy_params *entry(CUfunction f)
 {
     struct legacy_params *p;
     HASH_FIND_PTR(table, &f, p);

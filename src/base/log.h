@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "base/format.h"
 #include "base/options.h"
 
 /* Writes all of buf to the log, opening the log file on first use.
@@ -92,12 +93,4 @@ int sg_own_file_reopen(struct sg_own_file *f);
 /* The log is opened lazily in the process that writes first; after fork the
  * child must open its own. */
 void sg_log_after_fork_child(void);
-/* Small signal-safe formatting helpers. */
-size_t sg_fmt_u64(char *out, unsigned long long v, int base);
-/* vsnprintf for what syncguard prints, async-signal-safe: the conversions
- * d i u o x X c s p %, the flags - 0 # space +, widths and precisions (also
- * as *), the lengths hh h l ll z j t; no floating point. What it writes is
- * byte for byte what glibc's vsnprintf writes (unit/t-log checks it). Writes
- * at most len bytes, NUL included; returns the length the whole would have. */
-size_t sg_vformat(char *out, size_t len, const char *fmt, va_list ap);
 #endif

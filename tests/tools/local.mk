@@ -19,3 +19,7 @@ EXTRA_DIST += tools/t-exports.sh
 # prints the same descriptions.
 TESTS += tools/t-options-doc.py
 EXTRA_DIST += tools/t-options-doc.py
+
+# No source file of the library over 450 lines.
+TESTS += tools/t-file-size.sh
+EXTRA_DIST += tools/t-file-size.sh

@@ -13,6 +13,7 @@
 #include "fault/kernel_access.h"
 #include "fault/resolve.h"
 #include "fault/wait.h"
+#include "life/life.h"
 #include "model/kernel_kinds.h"
 #include "model/model.h"
 
@@ -31,7 +32,8 @@ SG_REQUIRES(sg_model_lock) static enum sg_kernel_verdict open_channel(struct sg_
 }
 
 /* Waits for the kernel at most bound_ms, without the lock. 1 when it
- * completed; -1 when the copy was released or replaced meanwhile. */
+ * completed; -1 when the copy was released or replaced meanwhile, or
+ * observed by another thread meanwhile (then released here). */
 SG_REQUIRES(sg_model_lock) static int wait_kernel_bounded(struct sg_copy *c, int bound_ms)
 {
     if (!c->event || bound_ms <= 0)
@@ -46,6 +48,10 @@ SG_REQUIRES(sg_model_lock) static int wait_kernel_bounded(struct sg_copy *c, int
     sg_lock(&sg_model_lock);
     if (c->id != id || c->state != SG_COPY_HANDLING)
         return -1;
+    if (c->observed) { /* the host observed the launch meanwhile */
+        sg_copy_release(c);
+        return -1;
+    }
     sg_copy_end_handling(c, prior);
     return done;
 }

@@ -88,6 +88,7 @@ void sg_copy_settle_stop(struct sg_copy *c)
     LOCKED();
     SG_DCHECK(c->state == SG_COPY_HANDLING);
     c->settling = 0;
+    c->observed = 1;
 }
 
 void sg_copy_stay_unguarded(struct sg_copy *c)
@@ -124,6 +125,7 @@ struct sg_copy *sg_copies_alloc(uintptr_t pg_lo, uintptr_t pg_hi)
     c->state = SG_COPY_ACTIVE;
     c->settling = 0;
     c->unguarded = 0;
+    c->observed = 0;
     c->active_pos = nactive;
     active[nactive++] = slot;
     c->pg_lo = pg_lo, c->pg_hi = pg_hi;

@@ -52,6 +52,10 @@ struct sg_copy {
      * for good; work/hostfn.c: a host function the copy follows touched
      * it): active, but no longer protecting its pages. */
     unsigned char unguarded SG_GUARDED_BY(sg_model_lock);
+    /* HANDLING, and an observation covered it meanwhile: the handling
+     * thread releases it when done (fault/kernel_access.c), rather than
+     * giving it back ACTIVE, still guarded, to be taken for a race. */
+    unsigned char observed SG_GUARDED_BY(sg_model_lock);
     uint64_t id;
     SG_COPY_DESC; /* base, shape, guard, api, kernel, origin, value: model/copy_desc.h */
     size_t size;  /* the extent of shape: the host bytes end within size bytes of base */
@@ -100,7 +104,7 @@ static inline int sg_copy_touches(const struct sg_copy *c, uintptr_t lo, uintptr
  *   ACTIVE   -> HANDLING  sg_copy_settle_start (settling)
  *   in use   -> HANDLING  sg_copy_claim (not settling), sg_copy_begin_handling
  *   HANDLING -> prior     sg_copy_end_handling
- *   HANDLING              sg_copy_settle_stop (no longer settling)
+ *   HANDLING              sg_copy_settle_stop (no longer settling; observed)
  *   in use   -> ACTIVE    sg_copy_stay_unguarded (not settling, unguarded)
  *   in use                sg_copy_mark_unguarded, sg_copy_mark_guarded
  *   in use   -> FREE      sg_copy_forget (and every slot, in a forked child)
@@ -134,7 +138,7 @@ void sg_copy_end_handling(struct sg_copy *c, int prior) SG_REQUIRES(sg_model_loc
  * HANDLING, settling. */
 void sg_copy_settle_start(struct sg_copy *c) SG_REQUIRES(sg_model_lock);
 /* An observation covered c while a thread handles it: an access now is no
- * race. c HANDLING. */
+ * race, and the handling thread is to release it. c HANDLING. */
 void sg_copy_settle_stop(struct sg_copy *c) SG_REQUIRES(sg_model_lock);
 /* c stays in flight, nobody handling it, its guard opened for good (an
  * access let through unchecked: a race on it is missed, never made up):

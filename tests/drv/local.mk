@@ -95,6 +95,7 @@ DRV_TESTBINS = \
 	drv/k_handshake_ok \
 	drv/k_delay_kernel_ok \
 	drv/k_first_read_long_race \
+	drv/k_first_read_observed_ok \
 	drv/k_launch_event_ok \
 	drv/k_launch_event_race \
 	drv/k_launch_ex_alias_write_race \
@@ -460,6 +461,7 @@ DRV_SOURCES = \
 	drv/k_handshake_ok.c \
 	drv/k_delay_kernel_ok.c \
 	drv/k_first_read_long_race.c \
+	drv/k_first_read_observed_ok.c \
 	drv/k_launch_event_ok.c \
 	drv/k_launch_event_race.c \
 	drv/k_launch_ex_alias_write_race.c \

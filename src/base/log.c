@@ -157,7 +157,7 @@ static void say_cannot_create(const char *lp, int err)
 }
 
 /* Opens the log named by log_path; falls back to stderr, saying why. */
-static int open_log(void)
+SG_REQUIRES(open_lock) static int open_log(void)
 {
     const char *lp = sg_opt.log_path ? sg_opt.log_path : "stderr";
     if (strcmp(lp, "stderr") == 0)
@@ -182,8 +182,8 @@ static int still_the_log(int fd)
     return fd <= 2 || sg_own_file_is(&log_file, fd);
 }
 
-/* The log file opened again; stderr if that fails. open_lock held. */
-static int reopen_log(void)
+/* The log file opened again; stderr if that fails. */
+SG_REQUIRES(open_lock) static int reopen_log(void)
 {
     int fd = sg_own_file_reopen(&log_file);
     return fd < 0 ? 2 : fd;

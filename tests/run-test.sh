@@ -55,20 +55,19 @@ opts=$(directive OPTIONS)
 # short wait to run out holds the kernel until after the read. On a GPU,
 # where the holds open after 200 ms, a second: the tests of a kernel's
 # results check that the first read waits and sees them.
+# default_option NAME VALUE: NAME=VALUE first in opts, unless the program
+# sets NAME itself.
+default_option() {
+    case ":$opts" in
+        *":$1="*) ;;
+        *) opts="$1=$2${opts:+:$opts}" ;;
+    esac
+}
 if [ "${SG_ON_GPU:-0}" = 1 ]; then
-    case ",$opts:" in
-        *kernel_read_wait_ms=*) ;;
-        *) opts="kernel_read_wait_ms=1000${opts:+:$opts}" ;;
-    esac
+    default_option kernel_read_wait_ms 1000
 else
-    case ",$opts:" in
-        *wait_bound_ms=*) ;;
-        *) opts="wait_bound_ms=3600000${opts:+:$opts}" ;;
-    esac
-    case ",$opts:" in
-        *kernel_read_wait_ms=*) ;;
-        *) opts="kernel_read_wait_ms=3600000:$opts" ;;
-    esac
+    default_option wait_bound_ms 3600000
+    default_option kernel_read_wait_ms 3600000
 fi
 args=$(directive ARGS)
 expects=$(directive EXPECT)

@@ -63,12 +63,12 @@ SG_REQUIRES(sg_model_lock) static int wait_kernel_bounded(struct sg_copy *c, int
  * this very thread: the read then goes through unwaited, and the next
  * access decides. */
 SG_REQUIRES(sg_model_lock)
-static enum sg_kernel_verdict first_read(struct sg_copy *c, uintptr_t addr)
+static enum sg_kernel_verdict first_read(struct sg_copy *c, uintptr_t addr, enum sg_kernel_kind kind)
 {
     int in_flight = !c->event || sg_driver()->cuEventQuery(c->event) == CUDA_ERROR_NOT_READY;
     int unwaited = 0;
     if (in_flight) {
-        int knows_results = sg_kernel_kind_of(c->kernel) == SG_KERNEL_RESULTS;
+        int knows_results = kind == SG_KERNEL_RESULTS;
         int done = wait_kernel_bounded(c, knows_results ? sg_opt.wait_bound_ms
                                                         : sg_opt.kernel_read_wait_ms);
         if (done < 0)
@@ -94,14 +94,15 @@ enum sg_kernel_verdict sg_kernel_access(struct sg_copy *c, uintptr_t addr, int a
         return SG_KERNEL_RACE;
     if (access == SG_ACCESS_WRITE || sg_pinned_is_channel(c->base))
         return open_channel(c);
-    if (sg_kernel_kind_of(c->kernel) == SG_KERNEL_SIGNALS) {
+    enum sg_kernel_kind kind = sg_kernel_kind_of(c->kernel);
+    if (kind == SG_KERNEL_SIGNALS) {
         /* Only this launch's range: the allocation may hold results for
          * other kernels. */
         sg_copy_leave_unguarded(c);
         return SG_KERNEL_OPENED;
     }
     if (!c->probe_addr)
-        return first_read(c, addr);
+        return first_read(c, addr, kind);
     if (c->probe_addr == addr)
         return open_channel(c); /* read again: a poll */
     sg_kernel_kind_learn(c->kernel, SG_KERNEL_RESULTS);

@@ -4,60 +4,50 @@
  * unknown, which costs the first read's bounded wait, never a report. */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include "base/hash.h"
 #include "model/kernel_kinds.h"
 
 #define KINDS_SLOTS 4096 /* a power of two; distinct kernels given pinned memory */
 #define KINDS_PROBES 16
 
-static struct {
+struct entry {
     uint64_t hash; /* 0: empty */
     unsigned char kind;
-} kinds[KINDS_SLOTS];
+};
 
-/* FNV-1a, never 0 (0 marks an empty slot). */
-static uint64_t name_hash(const char *name)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-        h = (h ^ *p) * 1099511628211ull;
-    return h ? h : 1;
-}
+static struct entry kinds[KINDS_SLOTS];
 
-/* The slot holding hash (*found 1), or the empty slot where it would go
- * (*found 0); *found -1 when neither is within reach. */
-static unsigned find_slot(uint64_t hash, int *found)
+/* name's entry; where it has none, an empty one taken for it if claim,
+ * else NULL; NULL too when none is within reach. */
+static struct entry *entry_of(const char *name, int claim)
 {
+    uint64_t hash = sg_hash_str(name);
     for (unsigned i = 0; i < KINDS_PROBES; i++) {
-        unsigned at = (unsigned)(hash + i) & (KINDS_SLOTS - 1);
-        if (kinds[at].hash == hash || kinds[at].hash == 0) {
-            *found = kinds[at].hash == hash;
-            return at;
+        struct entry *e = &kinds[(hash + i) & (KINDS_SLOTS - 1)];
+        if (e->hash == hash)
+            return e;
+        if (e->hash == 0) {
+            if (!claim)
+                return NULL;
+            e->hash = hash;
+            return e;
         }
     }
-    *found = -1;
-    return 0;
+    return NULL;
 }
 
 enum sg_kernel_kind sg_kernel_kind_of(const char *name)
 {
-    if (!name)
-        return SG_KERNEL_UNKNOWN;
-    int found;
-    unsigned at = find_slot(name_hash(name), &found);
-    return found == 1 ? (enum sg_kernel_kind)kinds[at].kind : SG_KERNEL_UNKNOWN;
+    const struct entry *e = name ? entry_of(name, 0) : NULL;
+    return e ? (enum sg_kernel_kind)e->kind : SG_KERNEL_UNKNOWN;
 }
 
 void sg_kernel_kind_learn(const char *name, enum sg_kernel_kind kind)
 {
-    if (!name || kind == SG_KERNEL_UNKNOWN)
-        return;
-    uint64_t hash = name_hash(name);
-    int found;
-    unsigned at = find_slot(hash, &found);
-    if (found != 0)
-        return; /* known already (the first answer stays), or no room */
-    kinds[at].hash = hash;
-    kinds[at].kind = (unsigned char)kind;
+    struct entry *e = name && kind != SG_KERNEL_UNKNOWN ? entry_of(name, 1) : NULL;
+    if (e && e->kind == SG_KERNEL_UNKNOWN)
+        e->kind = (unsigned char)kind; /* the first answer stays */
 }

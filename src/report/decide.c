@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/self.h"
 #include "report/api.h"
 #include "report/suppress.h"
@@ -52,25 +53,25 @@ static int find_suppression(const struct sg_race_view *v)
 
 static uint64_t race_key(const struct sg_race *r)
 {
-    uint64_t h = 1469598103934665603ull ^ (uint64_t)r->kind;
+    uint64_t h = SG_HASH_SEED ^ (uint64_t)r->kind;
     const uintptr_t *pcs[2] = { r->pcs, r->copy.pcs };
     const int n[2] = { r->npcs, r->copy.npcs };
     for (int s = 0; s < 2; s++)
         for (int i = 0, used = 0; i < n[s] && used < 4; i++)
             if (!sg_self_contains(pcs[s][i]))
-                h = (h ^ pcs[s][i]) * 1099511628211ull, used++;
+                h = sg_hash_mix(h, pcs[s][i]), used++;
     /* Python programs reach copies and reads through the same native code
      * from many lines: the innermost Python frames tell those sites apart. */
     const struct sg_pyframe *py[2] = { r->npy ? &r->py[0] : NULL,
                                        r->copy.npy ? &r->copy.py[0] : NULL };
     for (int s = 0; s < 2; s++)
         if (py[s])
-            h = (h ^ py[s]->code ^ ((uint64_t)(unsigned)py[s]->lasti << 32)) * 1099511628211ull;
+            h = sg_hash_mix(h, py[s]->code ^ ((uint64_t)(unsigned)py[s]->lasti << 32));
     /* The same site in another context (another test, say) is a finding of
      * its own, with its own stacks: the reader of that test's report needs
      * them. Within one context repeats are still counted, not shown. */
     for (const char *c = r->context; *c; c++)
-        h = (h ^ (unsigned char)*c) * 1099511628211ull;
+        h = sg_hash_mix(h, (unsigned char)*c);
     return h ? h : 1;
 }
 

@@ -270,7 +270,7 @@ DRV_TESTBINS = \
 	drv/m_sync_memset_pinned_race \
 	drv/m_sync_memset_ptds_ok \
 	drv/m_sync_memset_ptds_race \
-	drv/m_sync_peer_context_ok \
+	drv/m_sync_peer_context_race \
 	drv/m_sync_peer_legacy_ok \
 	drv/m_teardown_unpinned_ok \
 	drv/m_unregister_in_flight_race \
@@ -636,7 +636,7 @@ DRV_SOURCES = \
 	drv/m_sync_memset_pinned_race.c \
 	drv/m_sync_memset_ptds_ok.c \
 	drv/m_sync_memset_ptds_race.c \
-	drv/m_sync_peer_context_ok.c \
+	drv/m_sync_peer_context_race.c \
 	drv/m_sync_peer_legacy_ok.c \
 	drv/m_teardown_unpinned_ok.c \
 	drv/m_unregister_in_flight_race.c \

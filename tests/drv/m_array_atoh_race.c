@@ -7,6 +7,11 @@
  * words then is a race.  Twin: m_array_atoh_ok, where the asynchronous
  * copy is on the legacy stream and the synchronous one observes it.
  *
+ * On the real driver (580, H200, tests/gpu/RESULTS.md run 39) the
+ * synchronous cuMemcpyAtoH waits for the held stream's pending copy, which
+ * the hold keeps from running until it returns: the program deadlocks
+ * natively, so it runs on the emulator only. SG-EMU-ONLY
+ *
  * SG-EXPECT: early-host-read
  * SG-GREP: Copy enqueued on .* by cuMemcpyAtoHAsync
  */

@@ -7,6 +7,11 @@
  * for a non-blocking one: reading the pinned rows then is a race.  Twin:
  * m_copy3d_peer_ok, where the asynchronous copy is on the legacy stream.
  *
+ * On the real driver (580, H200, tests/gpu/RESULTS.md run 39) the
+ * synchronous cuMemcpy3DPeer waits for the held stream's pending copy, which
+ * the hold keeps from running until it returns: the program deadlocks
+ * natively, so it runs on the emulator only. SG-EMU-ONLY
+ *
  * SG-EXPECT: early-host-read
  * SG-GREP: Copy enqueued on .* by cuMemcpy3DPeerAsync
  */

@@ -12,23 +12,26 @@
  * m_sync_memset_legacy_ok (cuMemsetD32), m_sync_memset2d_legacy_ok
  * (cuMemsetD2D16), m_sync_dtod_legacy_ok (cuMemcpyDtoD),
  * m_sync_copy2d_d2d_legacy_ok (cuMemcpy2D between device buffers),
- * m_sync_peer_legacy_ok (cuMemcpyPeer); and m_sync_peer_context_ok, where A
- * stays non-blocking: cuMemcpyPeer waits for all of the context's work.
+ * m_sync_peer_legacy_ok (cuMemcpyPeer). m_sync_peer_context_race is this
+ * race with cuMemcpyPeer in place of the memset.
  *
  * SG-EXPECT: early-host-read
  * SG-GREP: ^SUMMARY: syncguard: early-host-read .*m_sync_memset_nonblocking_race
  */
 /* This program is also built, with SG_TWIN defined, as the twins above:
  * each defines SG_A_FLAGS (A's flags) and SG_LEGACY_OP (the synchronous
- * call, on scratch and scratch2, device memory of the context ctx). */
+ * call, on scratch and scratch2, device memory of the context ctx); a race
+ * may define SG_LEGACY_OP alone. */
 #include <cuda.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "sgtest.h"
 
-#ifndef SG_TWIN
+#ifndef SG_A_FLAGS
 #define SG_A_FLAGS CU_STREAM_NON_BLOCKING
+#endif
+#ifndef SG_LEGACY_OP
 #define SG_LEGACY_OP cuMemsetD32(scratch, 1, 16)
 #endif
 

@@ -267,7 +267,8 @@ static int handle_conflict(struct sg_copy *c, uintptr_t addr, uintptr_t page, in
         sg_report_in_call(c, addr, is_write, uc);
         return let_through_in_driver(addr, page, uc);
     }
-    if (c->origin == SG_ORIGIN_KERNEL && sg_opt.kernel_args == 1 && sg_copy_unclaimed(c)) {
+    if (c->origin == SG_ORIGIN_KERNEL && !c->learnt && sg_opt.kernel_args == 1 &&
+        sg_copy_unclaimed(c)) {
         switch (sg_kernel_access(c, addr, is_write)) {
         case SG_KERNEL_PASS:
             return handle_neighbour(addr, page, uc, 1);

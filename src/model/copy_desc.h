@@ -24,7 +24,9 @@
     struct sg_shape shape; /* ...and these of them are the range's (model/shape.h) */          \
     uint64_t value;        /* SG_GUARD_FLAG: what the device stores (the range's bytes) */      \
     int guard;             /* enum sg_guard_kind */                                             \
-    unsigned char origin;  /* enum sg_origin: what device work the range belongs to */
+    unsigned char origin;  /* enum sg_origin: what device work the range belongs to */      \
+    unsigned char learnt;  /* SG_ORIGIN_KERNEL: guarded as the kernel's learnt access set      \
+                              says (learn/), not by a guess: accesses are checked like a copy's */
 
 struct sg_copy_desc {
     SG_COPY_DESC_FIELDS

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/options.h"
+#include "learn/learn.h"
 #include "preload/root.h"
 #include "report/report.h"
 
@@ -16,6 +17,7 @@
 static void at_exit(void *unused)
 {
     (void)unused;
+    sg_learn_fini();
     sg_reporter_drain(); /* reports still being written count too */
     sg_report_at_exit();
     if (sg_reports_written() > 0) {

@@ -80,6 +80,10 @@ static void json_copy(struct sg_json *j, const struct sg_copy *c, const struct s
                 c->kernel ? "kernel" : c->guard == SG_GUARD_READ_ONLY ? "host-to-device"
                                                                       : "device-to-host");
     sg_json_str(j, "kernel", c->kernel);
+    if (c->origin == SG_ORIGIN_KERNEL) /* what the kernel does with it: learnt, or assumed */
+        sg_json_str(j, "kernel_access", !c->learnt                     ? "assumed-write"
+                                        : c->guard == SG_GUARD_READ_ONLY ? "learnt-read"
+                                                                         : "learnt-write");
     sg_json_str(j, "operation", c->origin == SG_ORIGIN_KERNEL   ? "kernel"
                                 : c->origin == SG_ORIGIN_MEMSET ? "memset"
                                 : c->origin == SG_ORIGIN_MEMOP  ? "write-value"

@@ -277,6 +277,10 @@ static void render(struct text *t, const struct sg_race_view *v)
                    "through after kernel_read_wait_ms=%ld without it (the kernel might have "
                    "been waiting for the host): that read may have seen the old bytes.\n",
                 (void *)c->probe_addr, sg_opt.kernel_read_wait_ms);
+    if (c->origin == SG_ORIGIN_KERNEL && c->learnt)
+        tprintf(t, "  What the kernel does with this allocation was learnt from its launches "
+                   "(learn_kernels): it %s it.\n",
+                c->guard == SG_GUARD_READ_ONLY ? "reads" : "writes");
     /* The SUMMARY line must survive a truncated report. */
     if (t->n > sizeof t->buf - 1024)
         t->n = sizeof t->buf - 1024;

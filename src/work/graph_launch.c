@@ -19,6 +19,7 @@
 #include "work/graph_int.h"
 #include "work/graph_walk.h"
 #include "work/kernel.h"
+#include "learn/learn.h"
 
 /* What the launch stream's work so far stands for. */
 static void stream_now(CUstream s, int per_thread, struct sg_vc *out)
@@ -35,11 +36,12 @@ static void guard_item(struct copy_call *call, const struct graph_item *x)
 {
     call->kernel = NULL;
     call->origin = SG_ORIGIN_COPY;
+    call->learnt = 0;
     switch (x->kind) {
     case GI_KERNEL:
         call->api = "cuGraphLaunch (kernel node)";
         if (sg_opt.kernel_args)
-            sg_kernel_guard(call, x->kernel, x->ptrs, x->nptrs);
+            sg_kernel_guard(call, x->kernel, x->ptrs, x->nptrs, sg_learn_set_of(x->func));
         break;
     case GI_MEMOP:
         call->api = "cuGraphLaunch (memory operation node)";

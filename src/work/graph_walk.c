@@ -139,7 +139,7 @@ int sg_graph_kernel_item_set(struct graph_item *x, const CUDA_KERNEL_NODE_PARAMS
     if (n)
         memcpy(ptrs, v, n * sizeof *ptrs);
     free(x->ptrs);
-    x->kernel = k->name, x->nptrs = n, x->ptrs = ptrs;
+    x->kernel = k->name, x->func = f, x->nptrs = n, x->ptrs = ptrs;
     return 1;
 }
 

@@ -35,6 +35,7 @@ struct graph_item {
     CUevent event;      /* GI_RECORD, GI_WAIT */
     struct graph_host_fn *host; /* GI_HOST: syncguard's trampoline, or NULL */
     const char *kernel; /* GI_KERNEL: its name (kept for good) */
+    CUfunction func;    /* GI_KERNEL: its function (or CUkernel), for what was learnt of it */
     unsigned nptrs;     /* GI_KERNEL: its pointer-sized parameters' values */
     uintptr_t *ptrs;
     unsigned nwrites;   /* GI_MEMOP */

@@ -15,6 +15,7 @@
 
 #include "base/options.h"
 #include "driver/kparams.h"
+#include "learn/learn.h"
 #include "work/kernel.h"
 #include "life/site.h"
 #include "model/model.h"
@@ -47,26 +48,41 @@ static int pointer_arg(void **params, void **extra, const struct sg_kparams *k, 
 unsigned sg_kernel_pointer_values(const struct sg_kparams *k, void **params, void **extra,
                                   uintptr_t *out)
 {
-    unsigned n = 0;
     if (!params && !extra)
         return 0;
     for (unsigned j = 0; j < k->nptrs; j++)
-        if (pointer_arg(params, extra, k, j, &out[n]) && out[n])
-            n++;
-    return n;
+        if (!pointer_arg(params, extra, k, j, &out[j]))
+            out[j] = 0;
+    return k->nptrs;
 }
 
 /* Guards [base, base+size) once per launch, however many arguments reach
- * it. */
+ * it: the strongest guard any of them needs (the first that writes). */
 static void guard_once(struct copy_call *call, uintptr_t *done, unsigned *ndone, uintptr_t base,
-                       size_t size)
+                       size_t size, int guard)
 {
     for (unsigned i = 0; i < *ndone; i++)
         if (done[i] == base)
             return;
     if (*ndone < SG_KPARAMS_MAX_PTRS)
         done[(*ndone)++] = base;
-    sg_copy_call_guard(call, base, sg_shape_linear(size), SG_GUARD_NO_ACCESS);
+    sg_copy_call_guard(call, base, sg_shape_linear(size), guard);
+}
+
+/* How the j-th argument's allocation is guarded: as the kernel's learnt
+ * set says (-1: not at all), else as if written. */
+static int guard_for(const struct sg_access_set *learnt, unsigned j)
+{
+    if (!learnt)
+        return SG_GUARD_NO_ACCESS;
+    switch (sg_access_use(learnt, j)) {
+    case SG_USE_WRITES:
+        return SG_GUARD_NO_ACCESS;
+    case SG_USE_READS:
+        return sg_opt.guard_sources ? SG_GUARD_READ_ONLY : -1;
+    default:
+        return -1;
+    }
 }
 
 static void guard_all_pinned(struct copy_call *call)
@@ -85,11 +101,13 @@ void sg_kernel_set_guarded_hook(void (*fn)(void))
     guarded_hook = fn;
 }
 
-void sg_kernel_guard(struct copy_call *call, const char *name, const uintptr_t *values, unsigned n)
+void sg_kernel_guard(struct copy_call *call, const char *name, const uintptr_t *values, unsigned n,
+                     const struct sg_access_set *learnt)
 {
     call->kernel = name;
     call->origin = SG_ORIGIN_KERNEL;
-    if (sg_opt.kernel_all_mapped) {
+    call->learnt = learnt != NULL;
+    if (sg_opt.kernel_all_mapped && !learnt) {
         guard_all_pinned(call);
         if (guarded_hook)
             guarded_hook();
@@ -98,11 +116,34 @@ void sg_kernel_guard(struct copy_call *call, const char *name, const uintptr_t *
     uintptr_t done[SG_KPARAMS_MAX_PTRS], base;
     unsigned ndone = 0;
     size_t size;
-    for (unsigned j = 0; j < n; j++)
-        if (sg_pinned_range_any(values[j], &base, &size) && !sg_pinned_is_channel(base))
-            guard_once(call, done, &ndone, base, size);
+    /* Writers first, so that an allocation one argument writes and another
+     * reads is guarded against every access. */
+    for (int pass = 0; pass < 2; pass++)
+        for (unsigned j = 0; j < n; j++) {
+            int guard = guard_for(learnt, j);
+            if (guard < 0 || (guard == SG_GUARD_NO_ACCESS) != (pass == 0))
+                continue;
+            if (values[j] && sg_pinned_range_any(values[j], &base, &size) &&
+                (learnt || !sg_pinned_is_channel(base)))
+                guard_once(call, done, &ndone, base, size, guard);
+        }
     if (ndone && guarded_hook)
         guarded_hook();
+}
+
+void sg_kernel_launching(const struct sg_launch *l)
+{
+    if (!sg_learn_active() || !sg_opt.kernel_args)
+        return;
+    const struct sg_kparams *k = sg_kparams_of(l->f);
+    uintptr_t values[SG_KPARAMS_MAX_PTRS];
+    if (sg_kernel_pointer_values(k, l->params, l->extra, values) == k->nptrs)
+        sg_learn_launch_prepare(l->f, k, values);
+}
+
+void sg_kernel_launch_returned(void)
+{
+    sg_learn_launch_done();
 }
 
 void sg_kernel_launched(const struct sg_launch *l)
@@ -112,12 +153,19 @@ void sg_kernel_launched(const struct sg_launch *l)
             sg_note_stream_work(l->stream, l->per_thread);
         return;
     }
+    const struct sg_access_set *learnt = sg_learn_set_of(l->f);
+    if (!learnt && sg_learn_active() && !sg_opt.guess_unlearnt) {
+        if (sg_observe_needed()) /* being learnt: no guess */
+            sg_note_stream_work(l->stream, l->per_thread);
+        return;
+    }
     struct copy_call call;
     sg_copy_call_init(&call, l->api, l->stream, l->per_thread);
     const struct sg_kparams *k = sg_kparams_of(l->f);
     uintptr_t values[SG_KPARAMS_MAX_PTRS];
-    unsigned n = sg_opt.kernel_all_mapped ? 0 : sg_kernel_pointer_values(k, l->params, l->extra, values);
-    sg_kernel_guard(&call, k->name, values, n);
+    unsigned n = sg_opt.kernel_all_mapped && !learnt ? 0
+                                                    : sg_kernel_pointer_values(k, l->params, l->extra, values);
+    sg_kernel_guard(&call, k->name, values, n, learnt);
     sg_copy_call_done(&call);
 }
 

@@ -21,17 +21,28 @@ struct sg_launch {
 
 struct copy_call;
 struct sg_kparams;
+struct sg_access_set;
 
-/* The values of a launch's pointer-sized parameters (those not 0), from
- * kernelParams or extra's packed buffer; out has room for
- * SG_KPARAMS_MAX_PTRS. How many were written. */
+/* The values of a launch's pointer-sized parameters, from kernelParams or
+ * extra's packed buffer: out[j] for k's j-th (0 when it cannot be read);
+ * out has room for SG_KPARAMS_MAX_PTRS. How many were written: k->nptrs,
+ * or 0 without parameters. */
 unsigned sg_kernel_pointer_values(const struct sg_kparams *k, void **params, void **extra,
                                   uintptr_t *out);
-/* Guards, as the call's kernel `name` may write them, the pinned
- * allocations that the values point into (each whole, once), or every
- * pinned allocation with kernel_all_mapped. A graph's kernel nodes use it
+/* Guards the pinned allocations that the values point into (each whole,
+ * once): as the kernel's learnt access set says (learn/: written, guarded
+ * like a device-to-host destination; only read, like a host-to-device
+ * source; a synchronization variable or untouched, not at all), else,
+ * learnt NULL, as if the call's kernel `name` may write them (or every
+ * pinned allocation with kernel_all_mapped). A graph's kernel nodes use it
  * at each launch with the values read at instantiation. */
-void sg_kernel_guard(struct copy_call *call, const char *name, const uintptr_t *values, unsigned n);
+void sg_kernel_guard(struct copy_call *call, const char *name, const uintptr_t *values, unsigned n,
+                     const struct sg_access_set *learnt);
+
+/* Around the driver call of a launch (normal context): lets the learn
+ * floor attribute an instrumented launch's accesses to its arguments. */
+void sg_kernel_launching(const struct sg_launch *l);
+void sg_kernel_launch_returned(void);
 
 /* Called (normal context) after a launch guarded something: the fault
  * floor makes sure a waiter thread is there for the bounded wait a host

@@ -16,10 +16,15 @@
     SG_CUDA_SHIM(symbol, PARAMS)                                                           \
     {                                                                                      \
         SG_IN_ORDER();                                                                     \
+        struct sg_launch launch = { api, f, stream, per_thread, params, extra };           \
+        int entered = SG_ENTER();                                                          \
+        if (entered)                                                                       \
+            sg_kernel_launching(&launch);                                                  \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                                      \
-        if (r == CUDA_SUCCESS && SG_ENTER())                                               \
-            sg_kernel_launched(                                                            \
-                &(struct sg_launch){ api, f, stream, per_thread, params, extra });          \
+        if (entered)                                                                       \
+            sg_kernel_launch_returned();                                                   \
+        if (r == CUDA_SUCCESS && entered)                                                  \
+            sg_kernel_launched(&launch);                                                   \
         return r;                                                                          \
     }
 
@@ -46,11 +51,17 @@ KERNEL_LAUNCH(cuLaunchCooperativeKernel_ptsz, "cuLaunchCooperativeKernel", 1, s,
     SG_CUDA_SHIM(symbol, (const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)) \
     {                                                                                      \
         SG_IN_ORDER();                                                                     \
+        struct sg_launch launch = { "cuLaunchKernelEx", f, cfg ? cfg->hStream : NULL, per_thread, \
+                                    params, extra };                                       \
+        int entered = cfg && SG_ENTER();                                                   \
+        if (entered)                                                                       \
+            sg_kernel_launching(&launch);                                                  \
         CUresult r = SG_FORWARD(symbol, cfg, f, params, extra);                            \
-        if (r == CUDA_SUCCESS && cfg && SG_ENTER()) {                                      \
+        if (entered)                                                                       \
+            sg_kernel_launch_returned();                                                   \
+        if (r == CUDA_SUCCESS && entered) {                                                \
             sg_launch_events_recorded(cfg, per_thread);                                    \
-            sg_kernel_launched(&(struct sg_launch){ "cuLaunchKernelEx", f, cfg->hStream, per_thread, \
-                                                    params, extra });                      \
+            sg_kernel_launched(&launch);                                                   \
         }                                                                                  \
         return r;                                                                          \
     }

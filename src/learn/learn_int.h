@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* What the learn floor's files share (learn/learn.h says who does what).
+ * One lock, sg_learn_lock, guards modules, functions' learning state and
+ * pending records; it is taken only in normal context, in the API's
+ * callbacks and the launch shims, and never held across a driver call
+ * other than the API's own. */
+#ifndef SG_LEARN_LEARN_INT_H
+#define SG_LEARN_LEARN_INT_H
+
+#include <stdatomic.h>
+
+#include "base/lock.h"
+#include "base/thread_safety.h"
+#include "learn/access_set.h"
+#include "learn/cache.h"
+#include "learn/learn.h"
+#include "learn/sanitizer_api.h"
+
+extern sg_lock_t sg_learn_lock;
+
+/* The API's functions, looked up in its library (sanitizer.c). */
+struct sg_san_api {
+#define SG_SAN_MEMBER(name, ret, params) ret(*name) params;
+    SG_SAN_FUNCTIONS(SG_SAN_MEMBER)
+#undef SG_SAN_MEMBER
+};
+extern struct sg_san_api sg_san;
+/* The API's name for result r, for messages. */
+const char *sg_san_error(sg_san_result r);
+
+/* ---- modules.c ---- A loaded module. Never freed (a function keeps a
+ * pointer to its module); an unloaded one is marked so. */
+struct sg_learn_module {
+    CUmodule module;
+    CUcontext ctx;
+    struct sg_module_key key;
+    int loaded, patched;
+    unsigned learning; /* its functions started and not complete */
+    struct sg_learn_module *next;
+};
+struct sg_learn_module *sg_learn_module_loaded(CUmodule m, CUcontext ctx, struct sg_module_key key)
+    SG_REQUIRES(sg_learn_lock);
+struct sg_learn_module *sg_learn_module_of(CUmodule m) SG_REQUIRES(sg_learn_lock);
+void sg_learn_module_unloading(CUmodule m) SG_REQUIRES(sg_learn_lock);
+void sg_learn_context_destroying(CUcontext ctx) SG_REQUIRES(sg_learn_lock);
+/* Patches m for learning (the device patch added to its context first);
+ * 1 when it is patched. */
+int sg_learn_module_patch(struct sg_learn_module *m) SG_REQUIRES(sg_learn_lock);
+/* Unpatches m when none of its functions is being learnt. */
+void sg_learn_module_settle(struct sg_learn_module *m) SG_REQUIRES(sg_learn_lock);
+
+/* ---- functions.c ---- A kernel function of a module image, by name. */
+struct sg_learn_function {
+    struct sg_module_key key;
+    char *name;
+    struct sg_learn_module *module;
+    unsigned nptrs;
+    const struct sg_access_set *_Atomic complete; /* published once */
+    struct sg_access_set joined;                  /* the launches read back so far */
+    unsigned in_flight, collected;
+    unsigned discarded; /* launches read back uninstrumented */
+    int started;       /* counted in its module's learning */
+    struct sg_learn_function *next;
+};
+/* The function named name in m, made if new (NULL without memory). */
+struct sg_learn_function *sg_learn_function_get(struct sg_learn_module *m, const char *name,
+                                                unsigned nptrs) SG_REQUIRES(sg_learn_lock);
+/* Launches through handle f are of fn from now on. */
+void sg_learn_function_bind(CUfunction f, struct sg_learn_function *fn) SG_REQUIRES(sg_learn_lock);
+/* The function a handle was bound to, or NULL; lock-free. */
+struct sg_learn_function *sg_learn_function_of(CUfunction f);
+/* fn's set is s from now on (found in the cache, or learnt in this
+ * process): published, said at verbosity 2, its module settled. */
+void sg_learn_function_complete(struct sg_learn_function *fn, const struct sg_access_set *s,
+                                int from_cache) SG_REQUIRES(sg_learn_lock);
+/* Handles may name other functions from now on (a module was unloaded). */
+void sg_learn_handles_forget(void);
+
+/* ---- records.c ---- The calling thread's launch being forwarded. */
+struct sg_learn_prepared {
+    int valid;
+    CUfunction f;
+    unsigned nptrs;
+    uintptr_t value[SG_KPARAMS_MAX_PTRS];
+    uintptr_t base[SG_KPARAMS_MAX_PTRS], end[SG_KPARAMS_MAX_PTRS];
+};
+const struct sg_learn_prepared *sg_learn_prepared(void);
+/* Gives the launch d a record (its argument ranges from p); 1 when it will
+ * be learnt. */
+int sg_learn_record_start(const struct sg_san_launch_data *d, struct sg_learn_function *fn,
+                          const struct sg_learn_prepared *p) SG_REQUIRES(sg_learn_lock);
+/* Reads back the records of launches on stream h of ctx (h NULL: every
+ * stream of ctx), which the host has just synchronized with. */
+void sg_learn_records_collect(CUcontext ctx, sg_san_stream h) SG_REQUIRES(sg_learn_lock);
+/* Drops the records of a module being unloaded, or of a context being
+ * destroyed (module NULL), without reading them. */
+void sg_learn_records_drop(CUcontext ctx, struct sg_learn_module *module) SG_REQUIRES(sg_learn_lock);
+
+#endif

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The Compute Sanitizer API: its library found and loaded at start-up, one
+ * subscription, and the callbacks that drive learning (learn/learn.h).
+ * The API allows one subscriber per process: under compute-sanitizer, or
+ * another tool that subscribed first, syncguard does not learn, and says
+ * so at verbosity 1. */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/dl.h"
+#include "base/log.h"
+#include "base/options.h"
+#include "learn/learn_int.h"
+#include "learn/patch_image.h"
+
+sg_lock_t sg_learn_lock = SG_LOCK_INIT;
+struct sg_san_api sg_san;
+static sg_san_subscriber subscriber;
+static int active;
+/* A callback entered from inside another (the API may synchronize for its
+ * own copies): ignored. */
+static __thread int in_callback;
+
+const char *sg_san_error(sg_san_result r)
+{
+    const char *s = NULL;
+    if (sg_san.sanitizerGetResultString && sg_san.sanitizerGetResultString(r, &s) == SG_SAN_SUCCESS && s)
+        return s;
+    return "unknown error";
+}
+
+/* The toolkit's folders that may hold the library: CUDA_HOME's, then the
+ * default install's. */
+static void *open_from_toolkit(char *tried, size_t size)
+{
+    const char *homes[] = { getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda" };
+    for (unsigned i = 0; i < sizeof homes / sizeof homes[0]; i++) {
+        if (!homes[i] || !*homes[i])
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/compute-sanitizer/libsanitizer-public.so", homes[i]);
+        void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (h)
+            return h;
+        size_t used = strlen(tried);
+        snprintf(tried + used, size - used, "%s%s", used ? ", " : "", path);
+    }
+    return NULL;
+}
+
+static void *open_library(void)
+{
+    char tried[8192] = "";
+    if (sg_opt.sanitizer_lib && *sg_opt.sanitizer_lib) {
+        void *h = dlopen(sg_opt.sanitizer_lib, RTLD_NOW | RTLD_LOCAL);
+        if (!h)
+            SG_VLOG(1, "not learning kernels' accesses: sanitizer_lib=%s cannot be loaded: %s\n",
+                    sg_opt.sanitizer_lib, dlerror());
+        return h;
+    }
+    void *h = open_from_toolkit(tried, sizeof tried);
+    if (!h)
+        h = dlopen("libsanitizer-public.so", RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        SG_VLOG(1, "not learning kernels' accesses: NVIDIA's Compute Sanitizer API "
+                   "(libsanitizer-public.so) not found (tried %s and the loader's path; "
+                   "option sanitizer_lib names it)\n",
+                tried);
+    return h;
+}
+
+static int look_up_all(void *h)
+{
+#define SG_SAN_LOOK_UP(name, ret, params)                                                    \
+    sg_san.name = (ret(*) params)sg_real_dlsym(h, #name);                                  \
+    if (!sg_san.name) {                                                                    \
+        SG_VLOG(1, "not learning kernels' accesses: the Compute Sanitizer library lacks %s\n", \
+                #name);                                                                    \
+        return 0;                                                                          \
+    }
+    SG_SAN_FUNCTIONS(SG_SAN_LOOK_UP)
+#undef SG_SAN_LOOK_UP
+    return 1;
+}
+
+static void on_resource(uint32_t cbid, const void *data) SG_REQUIRES(sg_learn_lock)
+{
+    if (cbid == SG_SAN_CBID_RESOURCE_MODULE_LOADED) {
+        const struct sg_san_module_data *m = data;
+        if (!m->pCubin || !m->cubinSize)
+            return;
+        struct sg_module_key key = sg_module_key_of(m->pCubin, m->cubinSize);
+        sg_cache_load_module(key);
+        sg_learn_module_loaded(m->module, m->context, key);
+    } else if (cbid == SG_SAN_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
+        sg_learn_module_unloading(((const struct sg_san_module_data *)data)->module);
+    } else if (cbid == SG_SAN_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+        sg_learn_context_destroying(((const struct sg_san_context_data *)data)->context);
+    }
+}
+
+/* A launch is about to be enqueued: bind its handle(s) to the function,
+ * take a complete set from the cache, or give the launch a record. */
+static void on_launch_begin(const struct sg_san_launch_data *d) SG_REQUIRES(sg_learn_lock)
+{
+    struct sg_learn_module *m = sg_learn_module_of(d->module);
+    const struct sg_learn_prepared *p = sg_learn_prepared();
+    if (!m || !d->functionName)
+        return; /* loaded before syncguard subscribed */
+    struct sg_learn_function *fn =
+        sg_learn_function_get(m, d->functionName, p->valid ? p->nptrs : 0);
+    if (!fn)
+        return;
+    sg_learn_function_bind(d->function, fn);
+    if (p->valid && p->f != d->function)
+        sg_learn_function_bind(p->f, fn); /* a CUkernel, launched as a CUfunction */
+    if (!atomic_load(&fn->complete)) {
+        const struct sg_access_set *known = sg_cache_find(fn->key, fn->name);
+        if (known && known->launches >= (uint32_t)sg_opt.learn_launches)
+            sg_learn_function_complete(fn, known, 1);
+    }
+    if (atomic_load(&fn->complete) || !p->valid || !sg_learn_record_start(d, fn, p))
+        sg_learn_module_settle(m);
+}
+
+static void on_callback(void *userdata, int domain, uint32_t cbid, const void *data)
+{
+    (void)userdata;
+    if (in_callback || !data)
+        return;
+    in_callback = 1;
+    sg_lock(&sg_learn_lock);
+    if (domain == SG_SAN_DOMAIN_RESOURCE) {
+        on_resource(cbid, data);
+    } else if (domain == SG_SAN_DOMAIN_LAUNCH && cbid == SG_SAN_CBID_LAUNCH_BEGIN) {
+        on_launch_begin(data);
+    } else if (domain == SG_SAN_DOMAIN_SYNCHRONIZE) {
+        const struct sg_san_sync_data *s = data;
+        sg_learn_records_collect(s->context,
+                                 cbid == SG_SAN_CBID_SYNCHRONIZE_STREAM_SYNCHRONIZED ? s->hStream : NULL);
+    }
+    sg_unlock(&sg_learn_lock);
+    in_callback = 0;
+}
+
+static int enable_callbacks(void)
+{
+    static const struct {
+        int domain;
+        uint32_t cbid;
+    } wanted[] = {
+        { SG_SAN_DOMAIN_RESOURCE, SG_SAN_CBID_RESOURCE_MODULE_LOADED },
+        { SG_SAN_DOMAIN_RESOURCE, SG_SAN_CBID_RESOURCE_MODULE_UNLOAD_STARTING },
+        { SG_SAN_DOMAIN_RESOURCE, SG_SAN_CBID_RESOURCE_CONTEXT_DESTROY_STARTING },
+        { SG_SAN_DOMAIN_LAUNCH, SG_SAN_CBID_LAUNCH_BEGIN },
+        { SG_SAN_DOMAIN_SYNCHRONIZE, SG_SAN_CBID_SYNCHRONIZE_STREAM_SYNCHRONIZED },
+        { SG_SAN_DOMAIN_SYNCHRONIZE, SG_SAN_CBID_SYNCHRONIZE_CONTEXT_SYNCHRONIZED },
+    };
+    for (unsigned i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
+        sg_san_result r = sg_san.sanitizerEnableCallback(1, subscriber, wanted[i].domain, wanted[i].cbid);
+        if (r != SG_SAN_SUCCESS) {
+            SG_VLOG(1, "not learning kernels' accesses: the Compute Sanitizer API refused callback "
+                       "%d/%u: %s\n",
+                    wanted[i].domain, (unsigned)wanted[i].cbid, sg_san_error(r));
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void subscribe(void)
+{
+    sg_san_result r = sg_san.sanitizerSubscribe(&subscriber, on_callback, NULL);
+    if (r != SG_SAN_SUCCESS) {
+        SG_VLOG(1, "not learning kernels' accesses: the Compute Sanitizer API refused a subscriber "
+                   "(%s%s)\n",
+                sg_san_error(r),
+                r == SG_SAN_ERROR_MAX_LIMIT_REACHED ? ": another tool, such as compute-sanitizer, "
+                                                      "subscribed first"
+                                                    : "");
+        return;
+    }
+    if (!enable_callbacks()) {
+        sg_san.sanitizerUnsubscribe(subscriber);
+        return;
+    }
+    active = 1;
+    SG_VLOG(1, "learning kernels' accesses through the Compute Sanitizer API (%d launches per "
+               "function; cache: %s)\n",
+            (int)sg_opt.learn_launches, sg_cache_dir() ? sg_cache_dir() : "memory only");
+}
+
+void sg_learn_init(void)
+{
+    if (!sg_opt.learn_kernels || !sg_opt.kernel_args)
+        return;
+    if (sg_learn_patch_image_size == 0) {
+        SG_VLOG(1, "not learning kernels' accesses: this libsyncguard was built without nvcc, so "
+                   "without the device patch that learning needs\n");
+        return;
+    }
+    void *h = open_library();
+    if (h && look_up_all(h))
+        subscribe();
+}
+
+void sg_learn_fini(void)
+{
+    if (active)
+        sg_cache_save();
+}
+
+int sg_learn_active(void)
+{
+    return active;
+}

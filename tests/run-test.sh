@@ -13,6 +13,7 @@
 #   SG-EMU-ONLY           skipped on the GPU (SG_ON_GPU=1)
 #   SG-NO-QEMU: WHY       skipped under qemu-user (SG_QEMU set), saying why
 #   SG-NO-CHECK           the program prints no "check: ok" line
+#   SG-LEARN              learn kernels' accesses (see below)
 #   SG-LINK: ARGS         extra link arguments where automake does not build it
 #                         (tests/gpu/run.sh; @TMP@ is its build folder)
 # SG_QEMU, when set, is the command that runs the program (another
@@ -63,6 +64,20 @@ default_option() {
         *) opts="$1=$2${opts:+:$opts}" ;;
     esac
 }
+# SG-LEARN: the test learns kernels' accesses (learn/), into a cache folder
+# of its own (SG_TEST_CACHE_DIR, for a test that looks at it), through the
+# emulator's Compute Sanitizer API (tests/emu/sanitizer.c) or, on a GPU,
+# NVIDIA's. Every other test runs without learning, as before it existed.
+if has LEARN; then
+    learn_dir=$(mktemp -d)
+    export SG_TEST_CACHE_DIR=$learn_dir
+    default_option learn_kernels 1
+    default_option cache_dir "$learn_dir"
+    [ "${SG_ON_GPU:-0}" = 1 ] || default_option sanitizer_lib "${SG_LIBCUDA:-libcuda.so.1}"
+else
+    learn_dir=
+    default_option learn_kernels 0
+fi
 if [ "${SG_ON_GPU:-0}" = 1 ]; then
     default_option kernel_read_wait_ms 1000
 else
@@ -71,7 +86,7 @@ else
 fi
 args=$(directive ARGS)
 expects=$(directive EXPECT)
-out=$(mktemp); trap 'rm -f "$out"' EXIT
+out=$(mktemp); trap 'rm -f "$out"; [ -z "$learn_dir" ] || rm -rf "$learn_dir"' EXIT
 # shellcheck disable=SC2086
 # SYNCGUARD_LIBDIR: where the libraries libsyncguard.so needs and the
 # machine lacks were put (the GPU machine has no libunwind).

@@ -126,8 +126,9 @@ static void say_learnt(const struct sg_learn_function *fn, const struct sg_acces
     if (s->other_bits && at < sizeof line - 48)
         at += (size_t)snprintf(line + at, sizeof line - at, " other %s",
                                sg_access_bits_name(s->other_bits, bits, sizeof bits));
-    sg_log("learnt kernel %s (%s, %u launches%s):%s\n", fn->name,
+    sg_log("learnt kernel %s (%s, %u launch%s%s):%s\n", fn->name,
            from_cache ? "from the cache" : "instrumented here", (unsigned)s->launches,
+           s->launches == 1 ? "" : "es",
            s->varies ? ", data-dependent: their union" : "", at ? line : " touches no global memory");
 }
 

@@ -27,6 +27,11 @@ struct sg_san_api {
 extern struct sg_san_api sg_san;
 /* The API's name for result r, for messages. */
 const char *sg_san_error(sg_san_result r);
+/* Learning is on from now on (the library subscribed). */
+void sg_learn_set_active(void);
+
+/* ---- the floor's files, each using only those listed before it:
+ * api.c, modules.c, functions.c, records.c, sanitizer.c ---- */
 
 /* ---- modules.c ---- A loaded module. Never freed (a function keeps a
  * pointer to its module); an unloaded one is marked so. */
@@ -41,7 +46,9 @@ struct sg_learn_module {
 struct sg_learn_module *sg_learn_module_loaded(CUmodule m, CUcontext ctx, struct sg_module_key key)
     SG_REQUIRES(sg_learn_lock);
 struct sg_learn_module *sg_learn_module_of(CUmodule m) SG_REQUIRES(sg_learn_lock);
-void sg_learn_module_unloading(CUmodule m) SG_REQUIRES(sg_learn_lock);
+/* m is being unloaded, or every module of ctx with it (their records
+ * dropped first: records.c). */
+void sg_learn_module_unloading(struct sg_learn_module *m) SG_REQUIRES(sg_learn_lock);
 void sg_learn_context_destroying(CUcontext ctx) SG_REQUIRES(sg_learn_lock);
 /* Patches m for learning (the device patch added to its context first);
  * 1 when it is patched. */

@@ -43,14 +43,9 @@ struct sg_learn_module *sg_learn_module_loaded(CUmodule m, CUcontext ctx, struct
     return it;
 }
 
-void sg_learn_module_unloading(CUmodule m)
+void sg_learn_module_unloading(struct sg_learn_module *m)
 {
-    struct sg_learn_module *it = sg_learn_module_of(m);
-    if (!it)
-        return;
-    sg_learn_records_drop(it->ctx, it);
-    it->loaded = 0, it->patched = 0;
-    sg_learn_handles_forget();
+    m->loaded = 0, m->patched = 0;
 }
 
 static void forget_patched_ctx(CUcontext ctx)
@@ -64,12 +59,10 @@ static void forget_patched_ctx(CUcontext ctx)
 
 void sg_learn_context_destroying(CUcontext ctx)
 {
-    sg_learn_records_drop(ctx, NULL);
     for (struct sg_learn_module *it = modules; it; it = it->next)
         if (it->ctx == ctx)
             it->loaded = 0, it->patched = 0;
     forget_patched_ctx(ctx);
-    sg_learn_handles_forget();
 }
 
 static int add_patch_to(CUcontext ctx)

@@ -33,6 +33,7 @@ struct record {
     void *dev;
     unsigned nptrs;
     uintptr_t value[SG_KPARAMS_MAX_PTRS];
+    int read;            /* read back */
     struct sg_rec image; /* what the device starts from, then what it wrote */
     struct record *next;
 };
@@ -52,6 +53,10 @@ static int allocation_of(uintptr_t v, uintptr_t *base, uintptr_t *end)
 {
     size_t size;
     if (sg_pinned_range_any(v, base, &size)) {
+        /* The range as the device names it: v may be the allocation's
+         * device alias (no unified addressing), base is the host's. */
+        uintptr_t delta = v - sg_pinned_unalias(v);
+        *base += delta;
         *end = *base + size;
         return 1;
     }
@@ -131,6 +136,9 @@ static int give_record(struct record *rec, const struct sg_san_launch_data *d)
     return 0;
 }
 
+/* The launch's slot is reserved under the lock, its device record made
+ * without it: the API's calls may wait on the driver, which may be waiting
+ * to run another thread's callback that wants the lock. */
 int sg_learn_record_start(const struct sg_san_launch_data *d, struct sg_learn_function *fn,
                           const struct sg_learn_prepared *p)
 {
@@ -140,17 +148,22 @@ int sg_learn_record_start(const struct sg_san_launch_data *d, struct sg_learn_fu
     struct record *rec = calloc(1, sizeof *rec);
     if (!rec)
         return 0;
+    fn->in_flight++;
+    npending++;
     image_init(&rec->image, p);
-    if (!give_record(rec, d)) {
+    rec->fn = fn, rec->ctx = d->context, rec->stream = d->hStream, rec->nptrs = p->nptrs;
+    memcpy(rec->value, p->value, sizeof rec->value);
+    sg_unlock(&sg_learn_lock);
+    int given = give_record(rec, d);
+    sg_lock(&sg_learn_lock);
+    if (!given) {
+        fn->in_flight--;
+        npending--;
         free(rec);
         return 0;
     }
-    rec->fn = fn, rec->ctx = d->context, rec->stream = d->hStream, rec->nptrs = p->nptrs;
-    memcpy(rec->value, p->value, sizeof rec->value);
     rec->next = pending;
     pending = rec;
-    npending++;
-    fn->in_flight++;
     if (!fn->started) {
         fn->started = 1;
         fn->module->learning++;
@@ -205,6 +218,7 @@ static void learn_from(struct record *rec)
 
 void sg_learn_records_collect(CUcontext ctx, sg_san_stream h)
 {
+    struct record *mine = NULL;
     for (struct record **at = &pending; *at;) {
         struct record *rec = *at;
         if (rec->ctx != ctx || (h && rec->stream != h)) {
@@ -213,10 +227,22 @@ void sg_learn_records_collect(CUcontext ctx, sg_san_stream h)
         }
         *at = rec->next;
         npending--;
-        sg_san_result r = sg_san.sanitizerMemcpyDeviceToHost(&rec->image, rec->dev, sizeof rec->image,
-                                                             rec->stream);
+        rec->next = mine;
+        mine = rec;
+    }
+    if (!mine)
+        return;
+    /* Read back without the lock (sg_learn_record_start says why). */
+    sg_unlock(&sg_learn_lock);
+    for (struct record *rec = mine; rec; rec = rec->next) {
+        rec->read = sg_san.sanitizerMemcpyDeviceToHost(&rec->image, rec->dev, sizeof rec->image,
+                                                       rec->stream) == SG_SAN_SUCCESS;
         sg_san.sanitizerFree(ctx, rec->dev);
-        if (r == SG_SAN_SUCCESS)
+    }
+    sg_lock(&sg_learn_lock);
+    for (struct record *rec = mine, *next; rec; rec = next) {
+        next = rec->next;
+        if (rec->read)
             learn_from(rec);
         else
             rec->fn->in_flight--;

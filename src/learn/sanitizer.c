@@ -17,21 +17,10 @@
 #include "learn/learn_int.h"
 #include "learn/patch_image.h"
 
-sg_lock_t sg_learn_lock = SG_LOCK_INIT;
-struct sg_san_api sg_san;
 static sg_san_subscriber subscriber;
-static int active;
 /* A callback entered from inside another (the API may synchronize for its
  * own copies): ignored. */
 static __thread int in_callback;
-
-const char *sg_san_error(sg_san_result r)
-{
-    const char *s = NULL;
-    if (sg_san.sanitizerGetResultString && sg_san.sanitizerGetResultString(r, &s) == SG_SAN_SUCCESS && s)
-        return s;
-    return "unknown error";
-}
 
 /* The toolkit's folders that may hold the library: CUDA_HOME's, then the
  * default install's. */
@@ -97,9 +86,17 @@ static void on_resource(uint32_t cbid, const void *data) SG_REQUIRES(sg_learn_lo
         sg_cache_load_module(key);
         sg_learn_module_loaded(m->module, m->context, key);
     } else if (cbid == SG_SAN_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
-        sg_learn_module_unloading(((const struct sg_san_module_data *)data)->module);
+        struct sg_learn_module *m = sg_learn_module_of(((const struct sg_san_module_data *)data)->module);
+        if (m) {
+            sg_learn_records_drop(m->ctx, m);
+            sg_learn_module_unloading(m);
+            sg_learn_handles_forget(); /* its functions' handles may come back as others */
+        }
     } else if (cbid == SG_SAN_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
-        sg_learn_context_destroying(((const struct sg_san_context_data *)data)->context);
+        CUcontext ctx = ((const struct sg_san_context_data *)data)->context;
+        sg_learn_records_drop(ctx, NULL);
+        sg_learn_context_destroying(ctx);
+        sg_learn_handles_forget();
     }
 }
 
@@ -188,7 +185,7 @@ static void subscribe(void)
         sg_san.sanitizerUnsubscribe(subscriber);
         return;
     }
-    active = 1;
+    sg_learn_set_active();
     SG_VLOG(1, "learning kernels' accesses through the Compute Sanitizer API (%d launches per "
                "function; cache: %s)\n",
             (int)sg_opt.learn_launches, sg_cache_dir() ? sg_cache_dir() : "memory only");
@@ -210,11 +207,6 @@ void sg_learn_init(void)
 
 void sg_learn_fini(void)
 {
-    if (active)
+    if (sg_learn_active())
         sg_cache_save();
-}
-
-int sg_learn_active(void)
-{
-    return active;
 }

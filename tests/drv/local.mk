@@ -93,6 +93,12 @@ DRV_TESTBINS = \
 	drv/k_graph_set_params_ok \
 	drv/k_graph_set_params_race \
 	drv/k_handshake_ok \
+	drv/k_learn_cache_ok \
+	drv/k_learn_no_library_verbose \
+	drv/k_learn_read_ok \
+	drv/k_learn_read_write_race \
+	drv/k_learn_signal_ok \
+	drv/k_learn_write_race \
 	drv/k_delay_kernel_ok \
 	drv/k_first_read_long_race \
 	drv/k_first_read_observed_ok \
@@ -459,6 +465,12 @@ DRV_SOURCES = \
 	drv/k_graph_set_params_ok.c \
 	drv/k_graph_set_params_race.c \
 	drv/k_handshake_ok.c \
+	drv/k_learn_cache_ok.c \
+	drv/k_learn_no_library_verbose.c \
+	drv/k_learn_read_ok.c \
+	drv/k_learn_read_write_race.c \
+	drv/k_learn_signal_ok.c \
+	drv/k_learn_write_race.c \
 	drv/k_delay_kernel_ok.c \
 	drv/k_first_read_long_race.c \
 	drv/k_first_read_observed_ok.c \

@@ -25,6 +25,8 @@
  *       before the test releases it.  The flag's pointer is inside a
  *       struct, where syncguard does not look, so the flag's pinned
  *       allocation is not taken for memory the kernel writes.
+ *   sgt_copy(unsigned *dst, const unsigned *src, unsigned n)
+ *       dst[0..n) = src[0..n): a kernel that only reads one allocation
  *
  * One thread does all the work: launch them on a 1x1x1 grid. */
 #ifndef SGT_KERNELS_H
@@ -190,6 +192,30 @@ static const char sgt_kernels_ptx[] =
     "    @%p1 bra GATED_LOOP;\n"
     "GATED_DONE:\n"
     "    ret;\n"
+    "}\n"
+    "\n"
+    ".visible .entry sgt_copy(.param .u64 sgt_copy_dst, .param .u64 sgt_copy_src,\n"
+    "                         .param .u32 sgt_copy_n)\n"
+    "{\n"
+    "    .reg .pred %p<2>;\n"
+    "    .reg .b32 %r<4>;\n"
+    "    .reg .b64 %rd<3>;\n"
+    "    ld.param.u64 %rd1, [sgt_copy_dst];\n"
+    "    ld.param.u64 %rd2, [sgt_copy_src];\n"
+    "    ld.param.u32 %r1, [sgt_copy_n];\n"
+    "    mov.u32 %r3, 0;\n"
+    "    setp.eq.u32 %p1, %r1, 0;\n"
+    "    @%p1 bra COPY_DONE;\n"
+    "COPY_LOOP:\n"
+    "    ld.volatile.u32 %r2, [%rd2];\n"
+    "    st.volatile.u32 [%rd1], %r2;\n"
+    "    add.s64 %rd1, %rd1, 4;\n"
+    "    add.s64 %rd2, %rd2, 4;\n"
+    "    add.u32 %r3, %r3, 1;\n"
+    "    setp.lt.u32 %p1, %r3, %r1;\n"
+    "    @%p1 bra COPY_LOOP;\n"
+    "COPY_DONE:\n"
+    "    ret;\n"
     "}\n";
 
 /* The emulator's CPU twins of the PTX kernels. */
@@ -241,11 +267,17 @@ static inline void sgt_cpu_signal(const void *args)
     memcpy(&ms, (const char *)args + 16, 4);
     if (post)
         dev_write(p, &post, sizeof post);
-    for (uint64_t deadline = sgt_cpu_now_ms() + ms; want;) {
+    /* A GPU's poll looks thousands of times; this one at least
+     * SGT_CPU_MIN_POLLS, so that what an instrumented launch records of it
+     * (a poll: learn/patch/record.h) does not depend on the host's speed. */
+    enum { SGT_CPU_MIN_POLLS = 16 };
+    unsigned int looks = 0;
+    for (uint64_t deadline = sgt_cpu_now_ms() + ms; want; looks++) {
         dev_read(&seen, p + 4, sizeof seen);
-        if (seen == want)
-            break;
-        if (sgt_cpu_now_ms() >= deadline) {
+        if (seen == want) {
+            if (looks + 1 >= SGT_CPU_MIN_POLLS)
+                break;
+        } else if (sgt_cpu_now_ms() >= deadline) {
             result = SGT_SIGNAL_TIMED_OUT;
             break;
         }
@@ -290,6 +322,24 @@ static inline void sgt_cpu_gated_fill(const void *args)
     sgt_cpu_fill_words(a.p, a.n, a.v);
 }
 
+static inline void sgt_cpu_copy(const void *args)
+{
+    sgt_dev_fn dev_read = (sgt_dev_fn)dlsym(RTLD_DEFAULT, "sgemu_dev_read");
+    void (*dev_write)(CUdeviceptr, const void *, size_t) =
+        (void (*)(CUdeviceptr, const void *, size_t))dlsym(RTLD_DEFAULT, "sgemu_dev_write");
+    CUdeviceptr dst, src;
+    unsigned int n;
+    memcpy(&dst, args, 8);
+    memcpy(&src, (const char *)args + 8, 8);
+    memcpy(&n, (const char *)args + 16, 4);
+    unsigned int *words = malloc((n ? n : 1) * sizeof *words);
+    if (!words || !dev_read || !dev_write)
+        abort();
+    dev_read(words, src, n * sizeof *words);
+    dev_write(dst, words, n * sizeof *words);
+    free(words);
+}
+
 typedef void (*sgt_register_fn)(const char *, void (*)(const void *), unsigned, const size_t *,
                                 const size_t *);
 
@@ -301,6 +351,7 @@ static inline void sgt_register_cpu_kernels(void)
     static const size_t signal_off[] = { 0, 8, 12, 16 }, signal_size[] = { 8, 4, 4, 4 };
     static const size_t fill2_off[] = { 0, 8, 16, 20 }, fill2_size[] = { 8, 8, 4, 4 };
     static const size_t gated_off[] = { 0, 16, 24, 28 }, gated_size[] = { 16, 8, 4, 4 };
+    static const size_t copy_off[] = { 0, 8, 16 }, copy_size[] = { 8, 8, 4 };
     if (!reg)
         return;
     /* Same bytes either way: the struct's layout is the three scalars'. */
@@ -309,6 +360,7 @@ static inline void sgt_register_cpu_kernels(void)
     reg("sgt_signal", sgt_cpu_signal, 4, signal_off, signal_size);
     reg("sgt_fill2", sgt_cpu_fill2, 4, fill2_off, fill2_size);
     reg("sgt_gated_fill", sgt_cpu_gated_fill, 4, gated_off, gated_size);
+    reg("sgt_copy", sgt_cpu_copy, 3, copy_off, copy_size);
 }
 
 /* The kernel `name` of the module above, loaded in the current context. */
@@ -330,6 +382,14 @@ static inline void sgt_launch_fill(CUfunction f, CUstream s, CUdeviceptr p, unsi
                                    unsigned int v)
 {
     void *params[] = { &p, &n, &v };
+    SGT_CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, params, NULL));
+}
+
+/* sgt_copy(dst, src, n) on stream s, on a 1x1x1 grid. */
+static inline void sgt_launch_copy(CUstream s, CUdeviceptr dst, CUdeviceptr src, unsigned int n)
+{
+    CUfunction f = sgt_kernel("sgt_copy");
+    void *params[] = { &dst, &src, &n };
     SGT_CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, params, NULL));
 }
 

@@ -7,11 +7,14 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/dl.h"
+#include "base/lock.h"
 #include "base/log.h"
 #include "base/options.h"
 #include "learn/learn_int.h"
@@ -191,7 +194,31 @@ static void subscribe(void)
             (int)sg_opt.learn_launches, sg_cache_dir() ? sg_cache_dir() : "memory only");
 }
 
+/* Once per process, at the first cuInit. A cuInit that the API's library
+ * makes from inside, on this thread, goes on; another thread's waits until
+ * the subscription is made, so that no module loads unseen. */
+static atomic_int init_state; /* 0 not begun, 1 running, 2 done */
+static _Atomic long init_owner;
+
+static void init_once(void);
+
 void sg_learn_init(void)
+{
+    if (atomic_load_explicit(&init_state, memory_order_acquire) == 2)
+        return;
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&init_state, &expected, 1)) {
+        atomic_store(&init_owner, (long)sg_gettid());
+        init_once();
+        atomic_store_explicit(&init_state, 2, memory_order_release);
+        return;
+    }
+    while (atomic_load_explicit(&init_state, memory_order_acquire) == 1 &&
+           atomic_load(&init_owner) != (long)sg_gettid())
+        sched_yield();
+}
+
+static void init_once(void)
 {
     if (!sg_opt.learn_kernels || !sg_opt.kernel_args)
         return;

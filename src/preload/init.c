@@ -23,7 +23,6 @@
 #include "capture/stack.h"
 #include "fault/fault.h"
 #include "guard/guard.h"
-#include "learn/learn.h"
 #include "model/copies.h"
 #include "preload/root.h"
 #include "preload/shim.h"
@@ -84,7 +83,6 @@ static void do_init(void)
         sg_fault_install();
         sg_fork_install();
         sg_exit_install();
-        sg_learn_init(); /* last: the API's library may call the driver through our shims */
     }
 }
 

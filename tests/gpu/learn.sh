@@ -48,7 +48,7 @@ run() {
   out=$TMP/$name.$which
   env "LD_PRELOAD=$LIB" "LD_LIBRARY_PATH=$LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     "SYNCGUARD_OPTIONS=log_path=stderr:verbosity=2:cache_dir=$TMP/cache.$name${opts:+:$opts}" \
-    timeout 300 "$@" >"$out" 2>&1 </dev/null
+    timeout "${SG_LEARN_TIMEOUT:-300}" "$@" >"$out" 2>&1 </dev/null
   rc=$?
   { echo "##### $name, $which run (exit $rc): $*"; grep -E 'syncguard|^check:|SKIP' "$out" | head -40; } >>"$LOG"
 }

@@ -233,7 +233,7 @@ static void watchdog_fired(int sig)
     _exit(3);
 }
 
-/* Opt-in (SGT_WATCHDOG=1 in the environment), for a developer chasing a
+/* Opt-in (SGT_WATCHDOG=1 in the environment, or =N for N seconds), for a developer chasing a
  * hang: make check bounds no test by the clock, since a loaded CI machine
  * can be arbitrarily slow and a hang is caught by the CI job's own limit. */
 void sgt_watchdog(unsigned int seconds)
@@ -249,7 +249,8 @@ void sgt_watchdog(unsigned int seconds)
     sigaction(DUMP_SIGNAL, &sa, NULL);
     sa.sa_handler = watchdog_fired;
     sigaction(SIGALRM, &sa, NULL);
-    alarm(seconds);
+    unsigned int asked = (unsigned int)strtoul(on, NULL, 10); /* SGT_WATCHDOG=N: N seconds */
+    alarm(asked > 1 ? asked : seconds);
 }
 
 CUdeviceptr sgt_device_words(size_t n, uint32_t word)

@@ -7,6 +7,7 @@
 #include "driver/driver.h"
 #include "driver/eventpool.h"
 #include "driver/kparams.h"
+#include "learn/learn.h"
 #include "life/life.h"
 #include "model/sync.h"
 #include "preload/cuda/memhost.h"
@@ -19,6 +20,19 @@ static void ctx_wait_begin(struct sg_sync_op *op, const char *api, CUcontext ctx
     op->site = site;
     op->covered = (struct sg_vc){ 0 };
     sg_snapshot_ctx(ctx, &op->covered);
+}
+
+/* cuInit: where learning (learn/) subscribes to the Compute Sanitizer API,
+ * before the driver initializes, and outside the library constructors in
+ * which syncguard itself starts: the API's library starts threads of its
+ * own there, which must not find syncguard half initialized or the
+ * loader's lock taken (GPU run 40: subscribing from the constructor hung
+ * every program). */
+SG_CUDA_SHIM(cuInit, (unsigned int flags))
+{
+    if (SG_ENTER())
+        sg_learn_init();
+    return SG_FORWARD(cuInit, flags);
 }
 
 SG_CUDA_SHIM(cuCtxSynchronize, (void))

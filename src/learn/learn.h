@@ -27,10 +27,12 @@
 #include "driver/kparams.h"
 #include "learn/access_set.h"
 
-/* At start-up, before the program reaches the driver: loads the API and
- * subscribes, unless learn_kernels=0 or kernel_args=0; says at verbosity 1
- * why it cannot (no library, no device patch built, another subscriber
- * such as compute-sanitizer). */
+/* At the program's first cuInit, before the driver initializes (not in
+ * syncguard's constructor: the API's library starts threads that call the
+ * driver): loads the API and subscribes, unless learn_kernels=0 or
+ * kernel_args=0; says at verbosity 1 why it cannot (no library, no device
+ * patch built, another subscriber such as compute-sanitizer). Once per
+ * process; other threads' calls wait for the first to end. */
 void sg_learn_init(void);
 /* At exit: writes what was learnt to the cache directory. */
 void sg_learn_fini(void);

@@ -384,6 +384,8 @@ static CUresult ctx_synchronize(CUcontext ctx)
     if (r == CUDA_SUCCESS)
         emu_ctx_host_wait(c);
     emu_unlock();
+    if (r == CUDA_SUCCESS)
+        emu_san_synchronized(c, NULL, NULL, true);
     return r;
 }
 

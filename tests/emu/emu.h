@@ -422,6 +422,36 @@ CUresult emu_capture_add(CUstream s, CUgraphNodeType type, emu_op *tmpl, CUgraph
 CUresult emu_memset_node_op(const CUDA_MEMSET_NODE_PARAMS *p, emu_op **out);
 void emu_memset_op_params(const emu_op *op, CUDA_MEMSET_NODE_PARAMS *p);
 emu_op *emu_host_node_op(CUhostFn fn, void *data);
+/* sanitizer.c: the emulator's Compute Sanitizer API (learn/sanitizer_api.h).
+ * Called without the lock. A module was loaded (its image's bytes), or is
+ * about to be unloaded. */
+void emu_san_module_loaded(CUcontext ctx, CUmodule m, const void *image, size_t size);
+void emu_san_module_unloading(CUcontext ctx, CUmodule m);
+/* A stream launch about to be enqueued: LAUNCH_BEGIN and _END; *out says
+ * how its kernel is to run (the record its subscriber gave, the patched
+ * instructions). */
+typedef struct emu_san_launch_info {
+    CUcontext ctx;
+    CUstream stream, resolved; /* as passed, and the stream it names */
+    CUmodule module;
+    CUfunction f;
+    const char *name;
+    unsigned grid[3], block[3];
+} emu_san_launch_info;
+typedef struct emu_san_patch {
+    void *record;
+    bool access, block;
+} emu_san_patch;
+void emu_san_launch(const emu_san_launch_info *l, emu_san_patch *out);
+/* A cuStreamSynchronize (whole_context false) or cuCtxSynchronize returned. */
+void emu_san_synchronized(CUcontext ctx, CUstream stream, CUstream resolved, bool whole_context);
+/* Around a patched launch's CPU kernel, on its worker; each device access
+ * in between (flags: learn/sanitizer_api.h's SG_SAN_MEMORY_*). */
+void emu_san_kernel_begin(const emu_san_patch *p);
+void emu_san_kernel_end(void);
+void emu_san_access(uintptr_t addr, size_t n, unsigned flags, const void *new_value);
+/* kernel.c: the context a module was loaded in (lock held). */
+CUcontext emu_module_ctx(CUmodule m);
 /* kernel.c: unloads the modules of a context being torn down (lock held). */
 void emu_modules_drop_ctx(CUcontext ctx);
 /* kernel.c: a kernel node's template (it runs on a 1x1x1 grid whatever the

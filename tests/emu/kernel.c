@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "learn/sanitizer_api.h"
 #include "sgemu.h"
 
 #define MAX_PARAMS 32
@@ -36,8 +37,14 @@ typedef struct emu_kernel {
  * Never freed (a stale handle is caught, not read after free). */
 struct CUfunc_st {
     const emu_kernel *k;    /* NULL: its module is gone */
+    CUmodule module;        /* the module that gave it out */
     CUfunction next;        /* in its module's list, or in the free list */
 };
+
+static CUmodule emu_function_module(CUfunction f)
+{
+    return f->module;
+}
 
 struct CUmod_st {
     bool loaded;            /* never reused: a later use is caught */
@@ -97,6 +104,7 @@ static bool dev_host(uintptr_t addr, size_t n)
 
 void sgemu_dev_read(void *dst, CUdeviceptr src, size_t n)
 {
+    emu_san_access((uintptr_t)src, n, SG_SAN_MEMORY_READ, dst);
     if (dev_host((uintptr_t)src, n))
         emu_dma_read(dst, (uintptr_t)src, n);
     else
@@ -105,10 +113,30 @@ void sgemu_dev_read(void *dst, CUdeviceptr src, size_t n)
 
 void sgemu_dev_write(CUdeviceptr dst, const void *src, size_t n)
 {
+    emu_san_access((uintptr_t)dst, n, SG_SAN_MEMORY_WRITE, src);
     if (dev_host((uintptr_t)dst, n))
         emu_dma_write((uintptr_t)dst, src, n);
     else
         memcpy((void *)(uintptr_t)dst, src, n);
+}
+
+unsigned sgemu_dev_atomic_add(CUdeviceptr p, unsigned v, int system_scope)
+{
+    /* An atomic is a write without a new value (the API's convention). */
+    emu_san_access((uintptr_t)p, sizeof v, SG_SAN_MEMORY_WRITE | (system_scope ? SG_SAN_MEMORY_ATOMSYS : 0),
+                   NULL);
+    static pthread_mutex_t atomics = PTHREAD_MUTEX_INITIALIZER;
+    unsigned old;
+    pthread_mutex_lock(&atomics); /* one at a time, as the device's atomics are */
+    if (dev_host((uintptr_t)p, sizeof v)) {
+        emu_dma_read(&old, (uintptr_t)p, sizeof old);
+        unsigned sum = old + v;
+        emu_dma_write((uintptr_t)p, &sum, sizeof sum);
+    } else {
+        old = __atomic_fetch_add((unsigned *)(uintptr_t)p, v, __ATOMIC_SEQ_CST);
+    }
+    pthread_mutex_unlock(&atomics);
+    return old;
 }
 
 /* ---- modules and functions ------------------------------------------------ */
@@ -134,7 +162,14 @@ CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image)
         *module = m;
     }
     emu_unlock();
+    if (r == CUDA_SUCCESS) /* a PTX text, as the tests' images are: its bytes with the NUL */
+        emu_san_module_loaded(c, *module, image, strlen(image) + 1);
     return r;
+}
+
+CUcontext emu_module_ctx(CUmodule m)
+{
+    return m ? m->ctx : NULL;
 }
 
 /* The module's function handles go to the free list (lock held). */
@@ -153,6 +188,12 @@ static void module_unload(CUmodule m)
 
 CUresult CUDAAPI cuModuleUnload(CUmodule hmod)
 {
+    emu_lock();
+    bool loaded = hmod && hmod->loaded;
+    CUcontext ctx = loaded ? hmod->ctx : NULL;
+    emu_unlock();
+    if (loaded)
+        emu_san_module_unloading(ctx, hmod);
     emu_lock();
     CUresult r = hmod && hmod->loaded ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
     if (r == CUDA_SUCCESS)
@@ -181,6 +222,7 @@ static CUfunction module_function(CUmodule m, const emu_kernel *k)
     if (f == free_functions)
         free_functions = f->next;
     f->k = k;
+    f->module = m;
     f->next = m->functions;
     m->functions = f;
     return f;
@@ -250,12 +292,15 @@ typedef struct kernel_op {
      * pointers into args, set when asked (a clone's point into the
      * original until then). */
     void *params[MAX_PARAMS];
+    emu_san_patch san; /* a stream launch of a patched module (sanitizer.c) */
 } kernel_op;
 
 static void kernel_run(emu_op *op)
 {
     kernel_op *k = (kernel_op *)op;
+    emu_san_kernel_begin(&k->san);
     k->k->fn(k->args);
+    emu_san_kernel_end();
 }
 
 static const emu_op_class kernel_class = { .node_type = CU_GRAPH_NODE_TYPE_KERNEL,
@@ -370,6 +415,16 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsi
         r = emu_capture_check_enqueue(s);
     if (r == CUDA_SUCCESS)
         r = emu_kernel_launch_op(f, params, extra, &k);
+    if (r == CUDA_SUCCESS && !emu_capturing(s)) {
+        /* The API's launch callbacks run without the lock (the subscriber
+         * calls the API back); the stream is not the program's to destroy
+         * while it launches on it. */
+        emu_san_launch_info info = { s->ctx, hs, s, f->k ? emu_function_module(f) : NULL, f,
+                                     f->k ? f->k->name : NULL, { gx, gy, gz }, { bx, by, bz } };
+        emu_unlock();
+        emu_san_launch(&info, &((kernel_op *)k)->san);
+        emu_lock();
+    }
     if (r == CUDA_SUCCESS)
         r = submit_launch(s, k, ev);
     emu_unlock();

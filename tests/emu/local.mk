@@ -20,6 +20,7 @@ emu_libcuda_la_SOURCES = \
 	emu/event.c \
 	emu/hostfn.c \
 	emu/kernel.c \
+	emu/sanitizer.c \
 	emu/kernel_multi.c \
 	emu/kernel_legacy.c \
 	emu/memop.c \
@@ -42,7 +43,7 @@ emu_libcuda_la_SOURCES = \
 	emu/errors.c \
 	emu/procaddr.c \
 	emu/proctable.c
-emu_libcuda_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+emu_libcuda_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS) -I$(top_srcdir)/src
 emu_libcuda_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -pthread
 emu_libcuda_la_LDFLAGS = -rpath /nowhere -version-info 1:0:0 -no-undefined -pthread \
 	-Wl,-Bsymbolic-functions

@@ -66,6 +66,11 @@ __attribute__((visibility("default")))
 void sgemu_dev_read(void *dst, CUdeviceptr src, size_t n);
 __attribute__((visibility("default")))
 void sgemu_dev_write(CUdeviceptr dst, const void *src, size_t n);
+/* An atomic add on the 32-bit word at p (system_scope: an atomic the host
+ * shares, like atomicAdd_system); the old value. */
+__attribute__((visibility("default")))
+unsigned sgemu_dev_atomic_add(CUdeviceptr p, unsigned v, int system_scope);
+typedef unsigned (*sgemu_dev_atomic_add_fn)(CUdeviceptr p, unsigned v, int system_scope);
 typedef void (*sgemu_dev_read_fn)(void *dst, CUdeviceptr src, size_t n);
 typedef void (*sgemu_dev_write_fn)(CUdeviceptr dst, const void *src, size_t n);
 

@@ -231,7 +231,7 @@ CUresult CUDAAPI cuStreamDestroy(CUstream hStream) EMU_OLD_ABI_OF(cuStreamDestro
 static CUresult stream_settle(CUstream h, bool wait, emu_null_stream null_means)
 {
     emu_lock();
-    CUstream s;
+    CUstream s = NULL;
     CUresult r = emu_stream_get(h, null_means, &s);
     if (r == CUDA_SUCCESS)
         r = emu_capture_check_sync(s);
@@ -244,7 +244,10 @@ static CUresult stream_settle(CUstream h, bool wait, emu_null_stream null_means)
             r = CUDA_ERROR_NOT_READY;
         emu_deps_clear(&d);
     }
+    CUcontext ctx = s ? s->ctx : NULL;
     emu_unlock();
+    if (r == CUDA_SUCCESS && wait)
+        emu_san_synchronized(ctx, h, s, false);
     return r;
 }
 

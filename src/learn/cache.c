@@ -200,7 +200,7 @@ static int merge_file(struct sg_cache_module *m, const char *path) SG_REQUIRES(c
     return ok;
 }
 
-void sg_cache_load_module(struct sg_module_key k)
+int sg_cache_load_module(struct sg_module_key k)
 {
     char *path = path_of(k, NULL);
     sg_lock(&cache_lock);
@@ -210,8 +210,10 @@ void sg_cache_load_module(struct sg_module_key k)
         if (path && !merge_file(m, path))
             m->dirty |= access(path, F_OK) == 0; /* a bad file: rewrite it */
     }
+    int known = m && m->fns;
     sg_unlock(&cache_lock);
     free(path);
+    return known;
 }
 
 /* ---- saving ---- */

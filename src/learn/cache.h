@@ -27,8 +27,9 @@ const struct sg_access_set *sg_cache_find(struct sg_module_key m, const char *fu
 void sg_cache_put(struct sg_module_key m, const char *function, const struct sg_access_set *s);
 /* Reads the module's file into memory, once per module per process. A
  * missing file is a miss; an unreadable or invalid one is ignored (said at
- * verbosity 1, naming it and why) and rewritten at the next save. */
-void sg_cache_load_module(struct sg_module_key m);
+ * verbosity 1, naming it and why) and rewritten at the next save. 1 when
+ * sets of the module are known (from its file, or learnt in this process). */
+int sg_cache_load_module(struct sg_module_key m);
 /* Writes every module whose sets changed: under an exclusive flock of
  * "FILE.lock", joined with what the file on disk holds by then (another
  * process may have learnt other functions), to "FILE.tmp.PID", renamed

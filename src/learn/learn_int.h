@@ -40,20 +40,27 @@ struct sg_learn_module {
     CUcontext ctx;
     struct sg_module_key key;
     int loaded, patched;
-    unsigned learning; /* its functions started and not complete */
+    int unpatched;          /* was patched, and is no more: for good */
+    unsigned learning;      /* its functions started and not complete */
+    unsigned launches_left; /* launches before it may be unpatched (a new module) */
     struct sg_learn_module *next;
 };
-struct sg_learn_module *sg_learn_module_loaded(CUmodule m, CUcontext ctx, struct sg_module_key key)
-    SG_REQUIRES(sg_learn_lock);
+/* A new module's launches kept patched, so that its functions launched
+ * early are seen (modules.c). */
+#define SG_LEARN_GRACE 64
+/* known: the cache has a file for its image. */
+struct sg_learn_module *sg_learn_module_loaded(CUmodule m, CUcontext ctx, struct sg_module_key key,
+                                              int known) SG_REQUIRES(sg_learn_lock);
 struct sg_learn_module *sg_learn_module_of(CUmodule m) SG_REQUIRES(sg_learn_lock);
 /* m is being unloaded, or every module of ctx with it (their records
  * dropped first: records.c). */
 void sg_learn_module_unloading(struct sg_learn_module *m) SG_REQUIRES(sg_learn_lock);
 void sg_learn_context_destroying(CUcontext ctx) SG_REQUIRES(sg_learn_lock);
 /* Patches m for learning (the device patch added to its context first);
- * 1 when it is patched. */
+ * 1 when it is patched. Only at its load (modules.c says why). */
 int sg_learn_module_patch(struct sg_learn_module *m) SG_REQUIRES(sg_learn_lock);
-/* Unpatches m when none of its functions is being learnt. */
+/* Unpatches m when none of its functions is being learnt (from a launch
+ * callback only: modules.c). */
 void sg_learn_module_settle(struct sg_learn_module *m) SG_REQUIRES(sg_learn_lock);
 
 /* ---- functions.c ---- A kernel function of a module image, by name. */
@@ -77,7 +84,8 @@ void sg_learn_function_bind(CUfunction f, struct sg_learn_function *fn) SG_REQUI
 /* The function a handle was bound to, or NULL; lock-free. */
 struct sg_learn_function *sg_learn_function_of(CUfunction f);
 /* fn's set is s from now on (found in the cache, or learnt in this
- * process): published, said at verbosity 2, its module settled. */
+ * process): published, said at verbosity 2; its module is settled at its
+ * next launch. */
 void sg_learn_function_complete(struct sg_learn_function *fn, const struct sg_access_set *s,
                                 int from_cache) SG_REQUIRES(sg_learn_lock);
 /* Handles may name other functions from now on (a module was unloaded). */

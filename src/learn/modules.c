@@ -5,7 +5,18 @@
  * access even when its launch has no record (about 2.2x the time of a
  * PyTorch step with every module patched; 1.02x once unpatched: GPU facts,
  * Compute Sanitizer API). The patch (learn/patch_image.h) is added once per
- * context, as the API requires. */
+ * context, as the API requires.
+ *
+ * Patching happens only when the module loads (the API's MODULE_LOADED
+ * callback, as NVIDIA's MemoryTracker sample does): from inside a launch
+ * callback, sanitizerAddPatches waits on a lock the driver holds for the
+ * launch, for ever (GPU run 41). Unpatching from a launch callback works
+ * (GPU facts). So a module is patched at its load unless the cache knows
+ * it, and unpatched at a launch once none of its functions is being
+ * learnt: at once for a module the cache knew, after its first
+ * SG_LEARN_GRACE launches for a new one, so that the functions launched
+ * early are all seen. A function first launched after that is not learnt
+ * in this run (it is guessed about, as kernel_args says). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -29,7 +40,8 @@ struct sg_learn_module *sg_learn_module_of(CUmodule m)
     return NULL;
 }
 
-struct sg_learn_module *sg_learn_module_loaded(CUmodule m, CUcontext ctx, struct sg_module_key key)
+struct sg_learn_module *sg_learn_module_loaded(CUmodule m, CUcontext ctx, struct sg_module_key key,
+                                              int known)
 {
     struct sg_learn_module *it = sg_learn_module_of(m);
     if (it) /* a handle reused without the unload seen */
@@ -38,6 +50,7 @@ struct sg_learn_module *sg_learn_module_loaded(CUmodule m, CUcontext ctx, struct
     if (!it)
         return NULL;
     it->module = m, it->ctx = ctx, it->key = key, it->loaded = 1;
+    it->launches_left = known ? 0 : SG_LEARN_GRACE;
     it->next = modules;
     modules = it;
     return it;
@@ -85,8 +98,8 @@ static int add_patch_to(CUcontext ctx)
 
 int sg_learn_module_patch(struct sg_learn_module *m)
 {
-    if (m->patched)
-        return 1;
+    if (m->patched || m->unpatched)
+        return m->patched;
     if (!add_patch_to(m->ctx))
         return 0;
     sg_san_result r = sg_san.sanitizerPatchInstructions(SG_SAN_INSTRUCTION_GLOBAL_MEMORY_ACCESS,
@@ -108,11 +121,12 @@ int sg_learn_module_patch(struct sg_learn_module *m)
 
 void sg_learn_module_settle(struct sg_learn_module *m)
 {
-    if (!m->patched || m->learning > 0)
+    if (!m->patched || m->learning > 0 || m->launches_left > 0)
         return;
     sg_san_result r = sg_san.sanitizerUnpatchModule(m->module);
     if (r != SG_SAN_SUCCESS)
         SG_VLOG(1, "cannot remove the learning patch from a module (%s): its kernels stay slower\n",
                 sg_san_error(r));
-    m->patched = 0; /* not tried again: a failure would repeat at every launch */
+    m->patched = 0;
+    m->unpatched = 1; /* never patched again: that is only possible at its load */
 }

@@ -201,7 +201,6 @@ static void learn_from(struct record *rec)
                     MAX_DISCARDS + 1);
             fn->started = 0;
             fn->module->learning--;
-            sg_learn_module_settle(fn->module);
         }
         return;
     }

@@ -86,8 +86,10 @@ static void on_resource(uint32_t cbid, const void *data) SG_REQUIRES(sg_learn_lo
         if (!m->pCubin || !m->cubinSize)
             return;
         struct sg_module_key key = sg_module_key_of(m->pCubin, m->cubinSize);
-        sg_cache_load_module(key);
-        sg_learn_module_loaded(m->module, m->context, key);
+        int known = sg_cache_load_module(key);
+        struct sg_learn_module *lm = sg_learn_module_loaded(m->module, m->context, key, known);
+        if (lm)
+            sg_learn_module_patch(lm);
     } else if (cbid == SG_SAN_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
         struct sg_learn_module *m = sg_learn_module_of(((const struct sg_san_module_data *)data)->module);
         if (m) {
@@ -111,6 +113,8 @@ static void on_launch_begin(const struct sg_san_launch_data *d) SG_REQUIRES(sg_l
     const struct sg_learn_prepared *p = sg_learn_prepared();
     if (!m || !d->functionName)
         return; /* loaded before syncguard subscribed */
+    if (m->launches_left > 0)
+        m->launches_left--;
     struct sg_learn_function *fn =
         sg_learn_function_get(m, d->functionName, p->valid ? p->nptrs : 0);
     if (!fn)

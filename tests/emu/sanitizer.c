@@ -110,10 +110,21 @@ EXPORT sg_san_result sanitizerGetResultString(sg_san_result r, const char **str)
 
 /* ---- patching ---- */
 
+/* Patching inside a launch callback: the real driver's sanitizerAddPatches
+ * then waits for ever on a lock it holds for the launch (GPU run 41); the
+ * emulator refuses it (SANITIZER_ERROR_INVALID_OPERATION), so that a test
+ * catches syncguard doing it. Unpatching there works on the GPU too. */
+static bool in_launch_callback(void)
+{
+    return current_launch.handle != NULL;
+}
+
 EXPORT sg_san_result sanitizerAddPatches(const void *image, CUcontext ctx)
 {
     if (!image)
         return 1;
+    if (in_launch_callback())
+        return 6;
     emu_lock();
     if (!ctx)
         emu_ctx_current(&ctx);
@@ -149,6 +160,8 @@ EXPORT sg_san_result sanitizerPatchInstructions(int instruction, CUmodule module
                  strcmp(name, "sg_learn_block_enter") == 0;
     if (!module || (!access && !block))
         return 1; /* no such device function among the patches */
+    if (in_launch_callback())
+        return 6;
     emu_lock();
     bool added = false;
     for (unsigned i = 0; i < npatched_ctxs; i++)
@@ -172,7 +185,7 @@ static sg_san_result set_patched(CUmodule module, bool patched)
 
 EXPORT sg_san_result sanitizerPatchModule(CUmodule module)
 {
-    return set_patched(module, true);
+    return in_launch_callback() ? 6 : set_patched(module, true);
 }
 
 EXPORT sg_san_result sanitizerUnpatchModule(CUmodule module)

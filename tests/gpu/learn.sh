@@ -8,7 +8,7 @@
 # sets from the cache ("(from the cache"); both must give the program's own
 # verdict and the expected reports.
 #
-#   bash tests/gpu/learn.sh
+#   bash tests/gpu/learn.sh [FILTER]       (FILTER: a regex on case names)
 #
 # SYNCGUARD_LIB, SYNCGUARD_LIBDIR, CUDA_HOME, PYTHON, OUT as for run.sh.
 # Prints PASS/FAIL/SKIP per case, then "N passed, N failed".
@@ -24,6 +24,7 @@ mkdir -p "$OUTDIR"
 LOG=$OUTDIR/learn.log
 : >"$LOG"
 TMP=$(mktemp -d) && trap 'rm -rf "$TMP"' EXIT
+FILTER=${1:-}
 npass=0 nfail=0
 result() {
   case $1 in PASS) npass=$((npass + 1)) ;; FAIL) nfail=$((nfail + 1)) ;; esac
@@ -61,6 +62,7 @@ kinds() { grep -o 'SUMMARY: syncguard: [^ ]*' "$out" | sort -u | sed 's/SUMMARY:
 twice() {
   local name=$1 want1=$2 want2=$3 opts=$4 why=() got
   shift 4
+  [[ -z $FILTER || $name =~ $FILTER ]] || return 0
   run "$name" first "$opts" "$@"
   if [ "$rc" = 77 ]; then result SKIP "$name" "$(grep -m1 SKIP "$out")"; return; fi
   [ "$(count 'learnt kernel .*(instrumented here')" -gt 0 ] || why+=("the first run learnt nothing")

@@ -41,6 +41,7 @@ struct sg_learn_module {
     struct sg_module_key key;
     int loaded, patched;
     int unpatched;          /* was patched, and is no more: for good */
+    int unpatch_wanted;     /* to be unpatched after the current launch */
     unsigned learning;      /* its functions started and not complete */
     unsigned launches_left; /* launches before it may be unpatched (a new module) */
     struct sg_learn_module *next;
@@ -59,9 +60,12 @@ void sg_learn_context_destroying(CUcontext ctx) SG_REQUIRES(sg_learn_lock);
 /* Patches m for learning (the device patch added to its context first);
  * 1 when it is patched. Only at its load (modules.c says why). */
 int sg_learn_module_patch(struct sg_learn_module *m) SG_REQUIRES(sg_learn_lock);
-/* Unpatches m when none of its functions is being learnt (from a launch
- * callback only: modules.c). */
+/* Marks m to be unpatched when none of its functions is being learnt; the
+ * unpatching itself is sg_learn_modules_unpatch_now's, outside any
+ * callback (modules.c says why). */
 void sg_learn_module_settle(struct sg_learn_module *m) SG_REQUIRES(sg_learn_lock);
+/* After a launch's driver call returned, the lock not held. */
+void sg_learn_modules_unpatch_now(void) SG_EXCLUDES(sg_learn_lock);
 
 /* ---- functions.c ---- A kernel function of a module image, by name. */
 struct sg_learn_function {

@@ -10,15 +10,17 @@
  * Patching happens only when the module loads (the API's MODULE_LOADED
  * callback, as NVIDIA's MemoryTracker sample does): from inside a launch
  * callback, sanitizerAddPatches waits on a lock the driver holds for the
- * launch, for ever (GPU run 41). Unpatching from a launch callback works
- * (GPU facts). So a module is patched at its load unless the cache knows
- * it, and unpatched at a launch once none of its functions is being
- * learnt: at once for a module the cache knew, after its first
+ * launch, for ever (GPU run 41), and so did sanitizerUnpatchModule inside
+ * the launch callback of one of the module's own kernels (GPU run 42). So
+ * a module is patched at its load, and unpatched once none of its
+ * functions is being learnt, right after a launch's driver call returned,
+ * outside any callback: at once for a module the cache knew, after its first
  * SG_LEARN_GRACE launches for a new one, so that the functions launched
  * early are all seen. A function first launched after that is not learnt
  * in this run (it is guessed about, as kernel_args says). */
 #include "config.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "base/log.h"
@@ -119,14 +121,44 @@ int sg_learn_module_patch(struct sg_learn_module *m)
     return 1;
 }
 
+static atomic_int unpatches_wanted;
+
 void sg_learn_module_settle(struct sg_learn_module *m)
 {
-    if (!m->patched || m->learning > 0 || m->launches_left > 0)
+    if (!m->patched || m->unpatch_wanted || m->learning > 0 || m->launches_left > 0)
         return;
-    sg_san_result r = sg_san.sanitizerUnpatchModule(m->module);
+    m->unpatch_wanted = 1;
+    atomic_fetch_add(&unpatches_wanted, 1);
+}
+
+/* Unpatches one module, the lock not held: the call may wait on a lock of
+ * the driver's that another thread holds while its callback waits for
+ * ours. */
+static void unpatch(CUmodule module)
+{
+    sg_san_result r = sg_san.sanitizerUnpatchModule(module);
     if (r != SG_SAN_SUCCESS)
         SG_VLOG(1, "cannot remove the learning patch from a module (%s): its kernels stay slower\n",
                 sg_san_error(r));
-    m->patched = 0;
-    m->unpatched = 1; /* never patched again: that is only possible at its load */
+}
+
+void sg_learn_modules_unpatch_now(void)
+{
+    if (atomic_load_explicit(&unpatches_wanted, memory_order_relaxed) == 0)
+        return;
+    CUmodule todo[16];
+    unsigned n = 0;
+    sg_lock(&sg_learn_lock);
+    for (struct sg_learn_module *it = modules; it && n < 16; it = it->next)
+        if (it->unpatch_wanted) {
+            it->unpatch_wanted = 0;
+            atomic_fetch_sub(&unpatches_wanted, 1);
+            if (it->patched && it->loaded)
+                todo[n++] = it->module;
+            it->patched = 0;
+            it->unpatched = 1; /* never patched again: that is only possible at its load */
+        }
+    sg_unlock(&sg_learn_lock);
+    for (unsigned i = 0; i < n; i++)
+        unpatch(todo[i]);
 }

@@ -112,6 +112,7 @@ void sg_learn_launch_prepare(CUfunction f, const struct sg_kparams *k, const uin
 void sg_learn_launch_done(void)
 {
     prepared.valid = 0;
+    sg_learn_modules_unpatch_now();
 }
 
 static void image_init(struct sg_rec *r, const struct sg_learn_prepared *p)

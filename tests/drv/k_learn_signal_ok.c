@@ -15,6 +15,7 @@
  * SG-GREP: faults_race=0, faults_waited=0
  */
 #include <stdio.h>
+#include <time.h>
 
 #include "k_launch.h"
 
@@ -25,6 +26,13 @@ static unsigned handshake(CUstream s, uint32_t *words, CUdeviceptr alias)
     const volatile uint32_t *posted = &words[0];
     while (*posted != 7)
         ;
+    /* The answer comes a little later, so that the kernel looks for it
+     * again and again: a GPU's poll answered at once may have looked only
+     * once, and one look is no poll (the emulator's looks at least 16 times
+     * anyway: sgt_kernels.h). Not a bound on anything: only how long the
+     * kernel polls. */
+    struct timespec later = { 0, 5 * 1000 * 1000 };
+    nanosleep(&later, NULL);
     words[1] = 1; /* the answer */
     SGT_CHECK(cuStreamSynchronize(s));
     return words[2] != SGT_SIGNAL_SEEN;

@@ -110,10 +110,12 @@ EXPORT sg_san_result sanitizerGetResultString(sg_san_result r, const char **str)
 
 /* ---- patching ---- */
 
-/* Patching inside a launch callback: the real driver's sanitizerAddPatches
- * then waits for ever on a lock it holds for the launch (GPU run 41); the
- * emulator refuses it (SANITIZER_ERROR_INVALID_OPERATION), so that a test
- * catches syncguard doing it. Unpatching there works on the GPU too. */
+/* Patching or unpatching inside a launch callback: the real driver's
+ * sanitizerAddPatches then waits for ever on a lock it holds for the
+ * launch (GPU run 41), and so did sanitizerUnpatchModule of the launched
+ * kernel's module (run 42); the emulator refuses them
+ * (SANITIZER_ERROR_INVALID_OPERATION), so that a test catches syncguard
+ * doing it. */
 static bool in_launch_callback(void)
 {
     return current_launch.handle != NULL;
@@ -190,7 +192,7 @@ EXPORT sg_san_result sanitizerPatchModule(CUmodule module)
 
 EXPORT sg_san_result sanitizerUnpatchModule(CUmodule module)
 {
-    return set_patched(module, false);
+    return in_launch_callback() ? 6 : set_patched(module, false);
 }
 
 EXPORT sg_san_result sanitizerSetLaunchCallbackData(sg_san_launch launch, CUfunction f, sg_san_stream s,

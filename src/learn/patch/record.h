@@ -63,7 +63,7 @@ static inline unsigned long long sg_rec_cpu_cas64(unsigned long long *p, unsigne
 #endif
 
 #define SG_REC_RANGES 64     /* = SG_KPARAMS_MAX_PTRS */
-#define SG_REC_POLL_REPEATS 8 /* the same thread reading the same address this often more: a poll */
+#define SG_REC_POLL_REPEATS 4 /* the same thread reading the same address this often more: a poll */
 
 /* Slot bits (kept equal to learn/access_set.h's SG_AX_*). */
 #define SG_REC_READ 0x1u

@@ -31,7 +31,7 @@ static int dir_resolved;
 
 struct sg_module_key sg_module_key_of(const void *image, size_t size)
 {
-    struct sg_module_key k = { sg_cache_checksum(image, size), size };
+    struct sg_module_key k = { sg_hash_bytes(image, size), size };
     return k;
 }
 

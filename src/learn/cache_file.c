@@ -27,14 +27,6 @@
 
 #define MAX_NAME 4096
 
-uint64_t sg_cache_checksum(const char *buf, size_t n)
-{
-    uint64_t h = SG_HASH_SEED;
-    for (size_t i = 0; i < n; i++)
-        h = sg_hash_mix(h, (unsigned char)buf[i]);
-    return h;
-}
-
 /* ---- writing ---- */
 
 static int put_name(FILE *f, const char *name)
@@ -75,7 +67,7 @@ char *sg_cache_format(const struct sg_cache_module *m, size_t *len)
         free(buf);
         return NULL;
     }
-    fprintf(f, "end %016" PRIx64 "\n", sg_cache_checksum(buf, size));
+    fprintf(f, "end %016" PRIx64 "\n", sg_hash_bytes(buf, size));
     if (fclose(f) != 0) {
         free(buf);
         return NULL;
@@ -157,7 +149,7 @@ static int check_sum(const char *buf, size_t n, size_t *body)
     if (n - at != 21 || sscanf(buf + at, "end %16" SCNx64 "%c", &want, &tail) != 2 || tail != '\n')
         return 0;
     *body = at;
-    return sg_cache_checksum(buf, at) == want;
+    return sg_hash_bytes(buf, at) == want;
 }
 
 /* One pass over the text; take (when not NULL) gets each function's set. */

@@ -24,8 +24,6 @@ struct sg_cache_module {
     struct sg_cache_module *next;
 };
 
-/* FNV-1a 64 of n bytes. */
-uint64_t sg_cache_checksum(const char *buf, size_t n);
 /* The file's text for m (malloc'ed, *len bytes), or NULL. */
 char *sg_cache_format(const struct sg_cache_module *m, size_t *len);
 /* Checks the text of a module's file and, only if all of it is valid,

@@ -143,7 +143,8 @@ void sg_kernel_launching(const struct sg_launch *l)
 
 void sg_kernel_launch_returned(void)
 {
-    sg_learn_launch_done();
+    if (sg_learn_active()) /* every launch passes here: nothing more without learning */
+        sg_learn_launch_done();
 }
 
 void sg_kernel_launched(const struct sg_launch *l)

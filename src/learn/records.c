@@ -192,7 +192,7 @@ static void set_of_record(const struct record *rec, struct sg_access_set *s)
     s->other_bits = (uint8_t)slot_bits(&rec->image.slot[rec->nptrs]);
 }
 
-static void learn_from(struct record *rec)
+static void learn_from(struct record *rec) SG_REQUIRES(sg_learn_lock)
 {
     struct sg_learn_function *fn = rec->fn;
     fn->in_flight--;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* robust_signal_neighbour_storm_race: a SIGUSR1 every 50 us on the main
- * thread, whose handler counts in two words on the page of a copy in
+ * thread while a copy is held (from the moment the thread blocks in the
+ * driver until the helper releases the copy), whose handler counts in two words on the page of a copy in
  * flight, outside the copy's bytes (its neighbours): one with plain moves
  * (syncguard emulates them), one with an add to memory (single-stepped,
  * x86-64; plain moves elsewhere).  Each of ITERATIONS copies is held in
@@ -67,8 +68,19 @@ static void on_tick(int sig)
         sem_post(&release_due); /* async-signal-safe */
 }
 
-/* SIGUSR1 every PERIOD_NS to this thread. */
-static timer_t start_storm(void)
+static timer_t storm;
+
+/* The storm blows only while a copy is held: a handler slower than
+ * PERIOD_NS (a loaded machine, qemu) would otherwise take every cycle of
+ * the main thread outside the waits too, and no iteration would end. */
+static void storm_blow(int on)
+{
+    struct itimerspec every = { { 0, on ? PERIOD_NS : 0 }, { 0, on ? PERIOD_NS : 0 } };
+    timer_settime(storm, 0, &every, NULL); /* async-signal-safe */
+}
+
+/* A disarmed timer that sends SIGUSR1 to this thread. */
+static timer_t create_storm(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -83,13 +95,12 @@ static timer_t start_storm(void)
     ev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
     timer_t t;
     SGT_EXPECT(timer_create(CLOCK_MONOTONIC, &ev, &t) == 0);
-    struct itimerspec every = { { 0, PERIOD_NS }, { 0, PERIOD_NS } };
-    SGT_EXPECT(timer_settime(t, 0, &every, NULL) == 0);
     return t;
 }
 
-/* The helper: releases the hold it is given once the handler has run
- * STORM_TICKS more times since the main thread blocked in the driver. */
+/* The helper: once the handler has run STORM_TICKS more times since the
+ * main thread blocked in the driver, calms the storm and releases the hold
+ * it is given. */
 static sgt_hold *_Atomic to_release;
 
 /* tests/emu/sgemu.h's hook, looked up at run time: a real driver has none. */
@@ -99,6 +110,7 @@ static void host_blocks(void *arg)
 {
     (void)arg;
     atomic_store(&release_at, atomic_load(&ticks) + STORM_TICKS);
+    storm_blow(1);
 }
 
 static void *releaser(void *arg)
@@ -107,6 +119,7 @@ static void *releaser(void *arg)
     for (;;) {
         while (sem_wait(&release_due) != 0)
             ;
+        storm_blow(0);
         sgt_release(atomic_exchange(&to_release, NULL));
     }
     return NULL;
@@ -133,7 +146,7 @@ int main(void)
 
     call_on_host_wait_fn on_host_wait =
         (call_on_host_wait_fn)(void (*)(void))dlsym(RTLD_DEFAULT, "sgemu_call_on_host_wait");
-    timer_t storm = start_storm();
+    storm = create_storm();
     unsigned early = 0, late = 0;
     for (int i = 0; i < ITERATIONS; i++) {
         for (unsigned w = 0; w < COPY_WORDS; w++)

@@ -9,7 +9,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top}
-floors="base capture driver model learn guard report life work fault preload"
+floors="base capture driver model learn guard report devmem life work fault preload"
 status=0
 
 rank() {

@@ -48,6 +48,8 @@ static void *driver_fn(const char *name)
     X(cuEventQuery, "cuEventQuery", (CUevent a), (a)) \
     X(cuEventSynchronize, "cuEventSynchronize", (CUevent a), (a)) \
     X(cuStreamSynchronize, "cuStreamSynchronize", (CUstream a), (a)) \
+    X(cuStreamWaitEvent, "cuStreamWaitEvent", (CUstream a, CUevent b, unsigned int c), (a, b, c)) \
+    X(cuMemGetAddressRange, "cuMemGetAddressRange_v2", (CUdeviceptr *a, size_t *b, CUdeviceptr c), (a, b, c)) \
     X(cuGraphGetNodes, "cuGraphGetNodes", (CUgraph a, CUgraphNode *b, size_t *c), (a, b, c)) \
     X(cuGraphNodeGetType, "cuGraphNodeGetType", (CUgraphNode a, CUgraphNodeType *b), (a, b)) \
     X(cuGraphMemcpyNodeGetParams, "cuGraphMemcpyNodeGetParams", (CUgraphNode a, CUDA_MEMCPY3D *b), (a, b)) \

@@ -5,6 +5,7 @@
 
 #include "base/lock.h"
 #include "capture/stack.h"
+#include "devmem/devmem.h"
 #include "life/life.h"
 
 void sg_observe_if(int ok, struct sg_vc *vc, struct sg_sync_site *site)
@@ -20,6 +21,7 @@ void sg_observe_if(int ok, struct sg_vc *vc, struct sg_sync_site *site)
         if (vc->n) {
             sg_copies_release_covered(vc);
             sg_gates_passed_covered(vc);
+            sg_devmem_observed(vc);
         }
         sg_unlock(&sg_model_lock);
     }
@@ -28,5 +30,10 @@ void sg_observe_if(int ok, struct sg_vc *vc, struct sg_sync_site *site)
 
 void sg_sync_op_end(struct sg_sync_op *op, int ok)
 {
+    /* A synchronous copy that returned is itself complete, not only what
+     * came before it: device memory it read or wrote (devmem/) is done
+     * with. Its place is known once the driver accepted it. */
+    if (ok && op->site.target == SG_SYNC_COPY && op->seq)
+        sg_vc_raise(&op->covered, op->site.stream.idx, op->seq);
     sg_observe_if(ok, &op->covered, &op->site);
 }

@@ -13,9 +13,17 @@
 #include "model/model.h"
 #include "model/sync.h"
 
+static int observe_always;
+
+void sg_observe_always(void)
+{
+    __atomic_store_n(&observe_always, 1, __ATOMIC_RELAXED);
+}
+
 int sg_observe_needed(void)
 {
-    return sg_copies_active_count() != 0 || sg_host_fns_pending();
+    return sg_copies_active_count() != 0 || sg_host_fns_pending() ||
+           __atomic_load_n(&observe_always, __ATOMIC_RELAXED);
 }
 
 void sg_snapshot_stream(CUstream s, int per_thread, struct sg_vc *out,

@@ -13,6 +13,9 @@
 /* Whether any copy is guarded: when none is, observations and event
  * bookkeeping cannot matter to any copy, and shims skip them. */
 int sg_observe_needed(void);
+/* From now on observations and the streams' bookkeeping always count:
+ * something other than a guarded copy (devmem/) depends on them. */
+void sg_observe_always(void);
 
 /* What waiting for s now covers; *info (if not NULL) describes s. */
 void sg_snapshot_stream(CUstream s, int per_thread, struct sg_vc *out,

@@ -129,6 +129,15 @@ int sg_render_json(const struct sg_race_view *v, const char *text)
     sg_json_str(&j, "type", sg_race_class_access(sg_race_class_of(r->kind), 0));
     if (r->access_api)
         sg_json_str(&j, "api", r->access_api); /* copy-overlap: the second copy's */
+    if (r->kind == SG_RACE_DEVICE_RAW || r->kind == SG_RACE_DEVICE_WAR ||
+        r->kind == SG_RACE_DEVICE_WAW) { /* the later device operation's stream */
+        sg_json_open(&j, "stream", '{');
+        sg_json_hex(&j, "handle", (uintptr_t)r->access_stream.handle);
+        sg_json_str(&j, "kind", stream_kind(r->access_stream.kind));
+        sg_json_bool(&j, "blocking", r->access_stream.blocking);
+        sg_json_close(&j, '}');
+        sg_json_bool(&j, "ordered_by_syncguard", r->device_fixed);
+    }
     json_stack(&j, &v->access);
     sg_json_close(&j, '}');
     json_explanation(&j, v);

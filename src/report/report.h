@@ -55,6 +55,10 @@ struct sg_race {
      * first: the report says why none of it covers the copy. */
     int nsyncs;
     struct sg_sync_site syncs[SG_RACE_SYNCS];
+    /* Device races (devmem/): the later operation's stream, and whether
+     * syncguard made it wait for the earlier one's. */
+    struct sg_stream_info access_stream;
+    int device_fixed;
     /* What the program said it was doing (syncguard_set_context). */
     char context[SG_CONTEXT_MAX];
 };

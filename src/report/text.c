@@ -120,6 +120,12 @@ static const char *headline(const struct sg_race *r)
                               "other, still in flight, writes"
                             : "two copies of one pinned buffer, not ordered: one reads what the "
                               "other writes (latent: the first had finished)";
+    case SG_RACE_DEVICE_RAW:
+        return "device memory read on one stream while another stream may still write it";
+    case SG_RACE_DEVICE_WAR:
+        return "device memory written on one stream while another stream may still read it";
+    case SG_RACE_DEVICE_WAW:
+        return "device memory written on one stream while another stream may still write it";
     case SG_RACE_KERNEL_WRITE:
         return r->in_flight ? "host write to pinned memory that a kernel still running may use"
                             : "host write to pinned memory that a kernel may have used, whose "
@@ -212,6 +218,31 @@ static void text_stack(struct text *t, const struct sg_stack_view *st)
         text_stack_native_first(t, st, nat);
 }
 
+static int is_device_race(const struct sg_race *r)
+{
+    return r->kind == SG_RACE_DEVICE_RAW || r->kind == SG_RACE_DEVICE_WAR ||
+           r->kind == SG_RACE_DEVICE_WAW;
+}
+
+/* Why the two are not ordered, and what syncguard did about it. */
+static void device_race_tail(struct text *t, const struct sg_race *r)
+{
+    char later[96], earlier[96];
+    sg_describe_stream(later, sizeof later, &r->access_stream);
+    sg_describe_stream(earlier, sizeof earlier, &r->copy.stream);
+    tprintf(t, "  Nothing orders the earlier operation before the later one: %s did not wait "
+               "for an event recorded on %s after it, and the host did not observe it complete "
+               "before enqueueing the later one.\n",
+            later, earlier);
+    if (r->device_fixed)
+        tprintf(t, "  syncguard made %s wait for the work of %s before the later operation: the "
+                   "program computes with the data it meant to.\n",
+                later, earlier);
+    else
+        tprintf(t, "  syncguard did not order them (device_fix=0, or no handle names the earlier "
+                   "stream here): the program goes on as it would without it.\n");
+}
+
 static void render(struct text *t, const struct sg_race_view *v)
 {
     char stream[96], prefix[64];
@@ -223,7 +254,13 @@ static void render(struct text *t, const struct sg_race_view *v)
     tprintf(t, "%s%s%s%s\n", paint(t, P_WARNING), prefix, headline(r), paint(t, P_END));
     if (r->context[0])
         tprintf(t, "  Context: %.255s\n", r->context);
-    if (r->kind == SG_RACE_COPY_OVERLAP)
+    if (is_device_race(r)) {
+        char later[96];
+        sg_describe_stream(later, sizeof later, &r->access_stream);
+        tprintf(t, "%s  %s of device memory at %p by %s on %s, enqueued in thread %ld:%s\n",
+                paint(t, P_ACCESS), sg_race_class_access(sg_race_class_of(r->kind), 1),
+                (void *)r->addr, r->access_api, later, r->tid, paint(t, P_END));
+    } else if (r->kind == SG_RACE_COPY_OVERLAP)
         tprintf(t, "%s  COPY by %s of %p (byte %lu of a %zu-byte copy at %p) enqueued in thread "
                    "%ld:%s\n",
                 paint(t, P_ACCESS), r->access_api ? r->access_api : "a copy", (void *)r->addr,
@@ -240,7 +277,17 @@ static void render(struct text *t, const struct sg_race_view *v)
                 (void *)c->base, r->tid, r->access_api ? ", the driver's own inside " : "",
                 r->access_api ? r->access_api : "", paint(t, P_END));
     text_stack(t, &v->access);
-    if (c->kernel)
+    if (is_device_race(r))
+        tprintf(t, "%s  %s%.255s %s on %s by %s in thread %ld, %s device memory [%p, %p)%s:%s\n",
+                paint(t, P_COPY),
+                c->kernel                       ? "Kernel "
+                : c->origin == SG_ORIGIN_MEMSET ? "Memset"
+                                                : "Copy",
+                c->kernel ? c->kernel : "", c->kernel ? "launched" : "enqueued", stream,
+                c->api, c->tid, r->kind == SG_RACE_DEVICE_WAR ? "reading" : "writing",
+                (void *)c->base, (void *)(c->base + c->size),
+                c->npcs ? "" : " (its stack is no longer kept)", paint(t, P_END));
+    else if (c->kernel)
         tprintf(t, "%s  Kernel %.255s launched on %s by %s in thread %ld:%s\n", paint(t, P_COPY),
                 c->kernel, stream, c->api, c->tid, paint(t, P_END));
     else
@@ -251,6 +298,10 @@ static void render(struct text *t, const struct sg_race_view *v)
                 stream, c->api, c->tid,
                 paint(t, P_END));
     text_stack(t, &v->copy);
+    if (is_device_race(r)) {
+        device_race_tail(t, r);
+        goto summary;
+    }
     tprintf(t, "  %s\n", sg_explain_intro(v));
     for (int i = 0; i < v->nreasons; i++)
         tprintf(t, "    %s\n", v->reasons[i]);
@@ -281,6 +332,7 @@ static void render(struct text *t, const struct sg_race_view *v)
         tprintf(t, "  What the kernel does with this allocation was learnt from its launches "
                    "(learn_kernels): it %s it.\n",
                 c->guard == SG_GUARD_READ_ONLY ? "reads" : "writes");
+summary:
     /* The SUMMARY line must survive a truncated report. */
     if (t->n > sizeof t->buf - 1024)
         t->n = sizeof t->buf - 1024;

@@ -131,7 +131,7 @@ void sg_kernel_guard(struct copy_call *call, const char *name, const uintptr_t *
         guarded_hook();
 }
 
-void sg_kernel_launching(const struct sg_launch *l)
+void sg_kernel_launching(struct sg_launch *l)
 {
     if (!sg_learn_active() || !sg_opt.kernel_args)
         return;
@@ -152,12 +152,14 @@ void sg_kernel_launched(const struct sg_launch *l)
     if (!sg_opt.kernel_args || !sg_pinned_any()) {
         if (sg_observe_needed())
             sg_note_stream_work(l->stream, l->per_thread);
+        sg_devmem_after(&l->dev, 1);
         return;
     }
     const struct sg_access_set *learnt = sg_learn_set_of(l->f);
     if (!learnt && sg_learn_active() && !sg_opt.guess_unlearnt) {
         if (sg_observe_needed()) /* being learnt: no guess */
             sg_note_stream_work(l->stream, l->per_thread);
+        sg_devmem_after(&l->dev, 1);
         return;
     }
     struct copy_call call;
@@ -168,6 +170,7 @@ void sg_kernel_launched(const struct sg_launch *l)
                                                     : sg_kernel_pointer_values(k, l->params, l->extra, values);
     sg_kernel_guard(&call, k->name, values, n, learnt);
     sg_copy_call_done(&call);
+    sg_devmem_after(&l->dev, 1);
 }
 
 /* The join of what the listed streams hold now, and each stream ordered
@@ -199,7 +202,7 @@ void sg_kernel_launched_multi(const CUDA_LAUNCH_PARAMS *list, unsigned n, unsign
         streams_wait_all(list, n);
     for (unsigned i = 0; i < n; i++)
         sg_kernel_launched(&(struct sg_launch){ "cuLaunchCooperativeKernelMultiDevice", list[i].function,
-                                                list[i].hStream, 0, list[i].kernelParams, NULL });
+                                                list[i].hStream, 0, list[i].kernelParams, NULL, { 0 } });
     if (sg_observe_needed() && !(flags & CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC))
         streams_wait_all(list, n);
 }

@@ -10,6 +10,8 @@
 #include <cuda.h>
 #include <stdint.h>
 
+#include "devmem/devmem.h"
+
 struct sg_launch {
     const char *api; /* the entry point, for reports */
     CUfunction f;    /* or a CUkernel */
@@ -17,6 +19,7 @@ struct sg_launch {
     int per_thread;  /* a _ptsz entry point */
     void **params;   /* the launch's kernelParams... */
     void **extra;    /* ...or its packed buffer (CU_LAUNCH_PARAM_BUFFER_POINTER) */
+    struct sg_dev_op dev; /* its device memory, for devmem/ (zero: not followed) */
 };
 
 struct copy_call;
@@ -41,7 +44,12 @@ void sg_kernel_guard(struct copy_call *call, const char *name, const uintptr_t *
 
 /* Around the driver call of a launch (normal context): lets the learn
  * floor attribute an instrumented launch's accesses to its arguments. */
-void sg_kernel_launching(const struct sg_launch *l);
+void sg_kernel_launching(struct sg_launch *l);
+/* The device memory a launch reads and writes, as its kernel's learnt
+ * access set says, handed to devmem/ before the driver call
+ * (work/kernel_devmem.c; the shim calls it before sg_kernel_launching); a
+ * kernel not learnt yet is not seen. */
+void sg_kernel_devmem_before(struct sg_launch *l);
 void sg_kernel_launch_returned(void);
 
 /* Called (normal context) after a launch guarded something: the fault

@@ -101,7 +101,7 @@ void sg_legacy_launched(const char *api, CUfunction f, CUstream s)
     int known = params_of(f, args, &size);
     if (!known && sg_opt.kernel_args && sg_pinned_any())
         say_unknown(api, f);
-    sg_kernel_launched(&(struct sg_launch){ api, f, s, 0, NULL, known ? extra : NULL });
+    sg_kernel_launched(&(struct sg_launch){ api, f, s, 0, NULL, known ? extra : NULL, { 0 } });
 }
 
 void sg_legacy_params_forget(void)

@@ -38,6 +38,19 @@ DRV_TESTBINS = \
 	drv/d2h_two_copies_one_page \
 	drv/d2h_two_copies_one_page_race \
 	drv/d2h_verbose_log \
+	drv/dv_dtod_after_memset_event_ok \
+	drv/dv_dtod_after_memset_host_sync_ok \
+	drv/dv_dtod_after_memset_legacy_ok \
+	drv/dv_dtod_after_memset_race \
+	drv/dv_dtod_after_memset_report_only \
+	drv/dv_dtod_after_memset_same_stream_ok \
+	drv/dv_dtod_after_memset_sync_mode \
+	drv/dv_free_reuse_ok \
+	drv/dv_kernel_write_dtod_event_ok \
+	drv/dv_kernel_write_dtod_legacy_race \
+	drv/dv_sync_dtoh_unordered_race \
+	drv/dv_write_after_read_race \
+	drv/dv_write_after_write_race \
 	drv/dw_batch_flag_poll_ok \
 	drv/dw_batch_write_race \
 	drv/dw_dtod_alias_event_ok \
@@ -87,21 +100,15 @@ DRV_TESTBINS = \
 	drv/k_alias_stream_query_ok \
 	drv/k_cooperative_ctx_sync_ok \
 	drv/k_cooperative_race \
+	drv/k_delay_kernel_ok \
 	drv/k_device_only_ok \
+	drv/k_first_read_long_race \
+	drv/k_first_read_observed_ok \
 	drv/k_graph_capture_race \
 	drv/k_graph_capture_sync_ok \
 	drv/k_graph_set_params_ok \
 	drv/k_graph_set_params_race \
 	drv/k_handshake_ok \
-	drv/k_learn_cache_ok \
-	drv/k_learn_no_library_verbose \
-	drv/k_learn_read_ok \
-	drv/k_learn_read_write_race \
-	drv/k_learn_signal_ok \
-	drv/k_learn_write_race \
-	drv/k_delay_kernel_ok \
-	drv/k_first_read_long_race \
-	drv/k_first_read_observed_ok \
 	drv/k_launch_event_ok \
 	drv/k_launch_event_race \
 	drv/k_launch_ex_alias_write_race \
@@ -111,6 +118,12 @@ DRV_TESTBINS = \
 	drv/k_launch_grid_undecodable_verbose \
 	drv/k_launch_read_race \
 	drv/k_launch_stream_sync_ok \
+	drv/k_learn_cache_ok \
+	drv/k_learn_no_library_verbose \
+	drv/k_learn_read_ok \
+	drv/k_learn_read_write_race \
+	drv/k_learn_signal_ok \
+	drv/k_learn_write_race \
 	drv/k_multi_device_ctx_sync_ok \
 	drv/k_multi_device_nosync_race \
 	drv/k_multi_device_presync_ok \
@@ -410,6 +423,19 @@ DRV_SOURCES = \
 	drv/d2h_two_copies_one_page.c \
 	drv/d2h_two_copies_one_page_race.c \
 	drv/d2h_verbose_log.c \
+	drv/dv_dtod_after_memset_event_ok.c \
+	drv/dv_dtod_after_memset_host_sync_ok.c \
+	drv/dv_dtod_after_memset_legacy_ok.c \
+	drv/dv_dtod_after_memset_race.c \
+	drv/dv_dtod_after_memset_report_only.c \
+	drv/dv_dtod_after_memset_same_stream_ok.c \
+	drv/dv_dtod_after_memset_sync_mode.c \
+	drv/dv_free_reuse_ok.c \
+	drv/dv_kernel_write_dtod_event_ok.c \
+	drv/dv_kernel_write_dtod_legacy_race.c \
+	drv/dv_sync_dtoh_unordered_race.c \
+	drv/dv_write_after_read_race.c \
+	drv/dv_write_after_write_race.c \
 	drv/dw_batch_flag_poll_ok.c \
 	drv/dw_batch_write_race.c \
 	drv/dw_dtod_alias_event_ok.c \
@@ -459,21 +485,15 @@ DRV_SOURCES = \
 	drv/k_alias_stream_query_ok.c \
 	drv/k_cooperative_ctx_sync_ok.c \
 	drv/k_cooperative_race.c \
+	drv/k_delay_kernel_ok.c \
 	drv/k_device_only_ok.c \
+	drv/k_first_read_long_race.c \
+	drv/k_first_read_observed_ok.c \
 	drv/k_graph_capture_race.c \
 	drv/k_graph_capture_sync_ok.c \
 	drv/k_graph_set_params_ok.c \
 	drv/k_graph_set_params_race.c \
 	drv/k_handshake_ok.c \
-	drv/k_learn_cache_ok.c \
-	drv/k_learn_no_library_verbose.c \
-	drv/k_learn_read_ok.c \
-	drv/k_learn_read_write_race.c \
-	drv/k_learn_signal_ok.c \
-	drv/k_learn_write_race.c \
-	drv/k_delay_kernel_ok.c \
-	drv/k_first_read_long_race.c \
-	drv/k_first_read_observed_ok.c \
 	drv/k_launch_event_ok.c \
 	drv/k_launch_event_race.c \
 	drv/k_launch_ex_alias_write_race.c \
@@ -483,6 +503,12 @@ DRV_SOURCES = \
 	drv/k_launch_grid_undecodable_verbose.c \
 	drv/k_launch_read_race.c \
 	drv/k_launch_stream_sync_ok.c \
+	drv/k_learn_cache_ok.c \
+	drv/k_learn_no_library_verbose.c \
+	drv/k_learn_read_ok.c \
+	drv/k_learn_read_write_race.c \
+	drv/k_learn_signal_ok.c \
+	drv/k_learn_write_race.c \
 	drv/k_multi_device_ctx_sync_ok.c \
 	drv/k_multi_device_nosync_race.c \
 	drv/k_multi_device_presync_ok.c \

@@ -213,6 +213,25 @@ CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr)
     return r;
 }
 
+/* The device (or managed) allocation holding dptr. */
+CUresult CUDAAPI cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
+{
+    emu_lock();
+    CUcontext c;
+    CUresult r = emu_ctx_current(&c);
+    const emu_range *a = r == CUDA_SUCCESS ? emu_mem_find((uintptr_t)dptr) : NULL;
+    if (r == CUDA_SUCCESS && (!a || (a->kind != EMU_MEM_DEVICE && a->kind != EMU_MEM_MANAGED)))
+        r = CUDA_ERROR_NOT_FOUND;
+    if (r == CUDA_SUCCESS) {
+        if (pbase)
+            *pbase = (CUdeviceptr)a->base;
+        if (psize)
+            *psize = a->size;
+    }
+    emu_unlock();
+    return r;
+}
+
 CUresult CUDAAPI cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
 {
     if (!free_bytes || !total)

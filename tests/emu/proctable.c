@@ -57,6 +57,7 @@ const emu_proc emu_procs[] = {
     L(cuMemGetInfo, 3020, cuMemGetInfo_v2)
     L(cuMemAlloc, 3020, cuMemAlloc_v2)
     L(cuMemFree, 3020, cuMemFree_v2)
+    L(cuMemGetAddressRange, 3020, cuMemGetAddressRange_v2)
     L(cuMemAllocHost, 3020, cuMemAllocHost_v2)
     L(cuMemHostAlloc, 2020, cuMemHostAlloc)
     L(cuMemFreeHost, 2000, cuMemFreeHost)

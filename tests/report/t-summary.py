@@ -20,7 +20,8 @@ import reportlib as t  # noqa: E402
 EXIT_LINE = re.compile(r"^==\d+==syncguard: (\d+) races? reported \((\d+) early-host-read, "
                        r"(\d+) early-host-write, (\d+) free-in-flight, (\d+) "
                        r"kernel-early-host-read, (\d+) kernel-early-host-write, (\d+) "
-                       r"copy-overlap\), (\d+) repeats? not "
+                       r"copy-overlap, (\d+) device-read-after-write, (\d+) "
+                       r"device-write-after-read, (\d+) device-write-after-write\), (\d+) repeats? not "
                        r"shown, (\d+) suppressed; (\d+) cop(?:y|ies) guarded$", re.M)
 
 
@@ -36,7 +37,7 @@ def repeats():
         r = t.run([prog, "0", "3"], "json_path=%s/sg" % d)
         t.expect(r.status == 66, "repeats: exit status %d (%r)" % (r.status, r))
         t.expect(len(t.summary_lines(r.err)) == 1, "repeats: not one report:\n" + r.err)
-        t.expect(exit_counts(r.err) == (1, 1, 0, 0, 0, 0, 0, 2, 0, 3), "repeats: %s" % r.err)
+        t.expect(exit_counts(r.err) == (1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 3), "repeats: %s" % r.err)
         (path,) = [os.path.join(d, f) for f in os.listdir(d)]
         with open(path) as f:
             race, summary = [json.loads(line) for line in f]

@@ -41,6 +41,7 @@ int main(void)
               strstr(err, "'early-host-raed'") &&
               strstr(err, "race, early-host-read, early-host-write, free-in-flight, "
                           "kernel-early-host-read, kernel-early-host-write, copy-overlap, "
+                          "device-read-after-write, device-write-after-read, device-write-after-write, "
                           "access_site or copy_site"),
           "an unknown kind is named with its line, and the kinds listed");
     CHECK(load("# comment\n\nrace\n", err, sizeof err) < 0 && strstr(err, ":3:") &&

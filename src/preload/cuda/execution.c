@@ -16,10 +16,12 @@
     SG_CUDA_SHIM(symbol, PARAMS)                                                           \
     {                                                                                      \
         SG_IN_ORDER();                                                                     \
-        struct sg_launch launch = { api, f, stream, per_thread, params, extra };           \
+        struct sg_launch launch = { api, f, stream, per_thread, params, extra, { 0 } };           \
         int entered = SG_ENTER();                                                          \
-        if (entered)                                                                       \
+        if (entered) {                                                                     \
+            sg_kernel_devmem_before(&launch);                                              \
             sg_kernel_launching(&launch);                                                  \
+        }                                                                                  \
         CUresult r = SG_FORWARD(symbol, __VA_ARGS__);                                      \
         if (entered)                                                                       \
             sg_kernel_launch_returned();                                                   \
@@ -52,10 +54,12 @@ KERNEL_LAUNCH(cuLaunchCooperativeKernel_ptsz, "cuLaunchCooperativeKernel", 1, s,
     {                                                                                      \
         SG_IN_ORDER();                                                                     \
         struct sg_launch launch = { "cuLaunchKernelEx", f, cfg ? cfg->hStream : NULL, per_thread, \
-                                    params, extra };                                       \
+                                    params, extra, { 0 } };                                     \
         int entered = cfg && SG_ENTER();                                                   \
-        if (entered)                                                                       \
+        if (entered) {                                                                     \
+            sg_kernel_devmem_before(&launch);                                              \
             sg_kernel_launching(&launch);                                                  \
+        }                                                                                  \
         CUresult r = SG_FORWARD(symbol, cfg, f, params, extra);                            \
         if (entered)                                                                       \
             sg_kernel_launch_returned();                                                   \

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "driver/driver.h"
+#include "devmem/devmem.h"
 #include "life/life.h"
 #include "life/site.h"
 #include "model/copies.h"
@@ -54,61 +55,67 @@ static int host_to_host(uintptr_t dst, uintptr_t src)
     return sg_is_host_pointer(dst) && sg_is_host_pointer(src);
 }
 
-#define ASYNC_COPY(symbol, api, per_thread, dst_host, src_host, dst_known_host)      \
+#define ASYNC_COPY(symbol, api, per_thread, dst_host, src_host, dst_known_host, dev) \
     SG_CUDA_SHIM(symbol, (COPY_PARAMS))                                                  \
     {                                                                                \
         if (!SG_ENTER())                                                             \
             return SG_FORWARD(symbol, COPY_ARGS);                                    \
         uintptr_t dh_ = (dst_host), sh_ = (src_host);                                \
+        struct sg_dev_op dop_;                                                       \
+        sg_devmem_op_init(&dop_, api, SG_ORIGIN_COPY, hStream, per_thread);          \
+        dev;                                                                         \
+        sg_devmem_before(&dop_);                                                     \
+        CUresult r;                                                                  \
         if (dh_ && sh_ && host_to_host(dh_, sh_)) {                                  \
-            CUresult h2h_ = SG_FORWARD_IN_CALL(api, hStream, per_thread, symbol, COPY_ARGS); \
-            if (h2h_ == CUDA_SUCCESS && sg_observe_needed())                         \
+            r = SG_FORWARD_IN_CALL(api, hStream, per_thread, symbol, COPY_ARGS);     \
+            if (r == CUDA_SUCCESS && sg_observe_needed())                            \
                 sg_note_stream_work(hStream, per_thread);                            \
-            return h2h_;                                                             \
+        } else if (dh_ && to_pageable(dh_, sh_, n, dst_known_host)) {                \
+            r = SG_COMPLETING_COPY(api, hStream, per_thread,                         \
+                                   SG_FORWARD_IN_CALL(api, hStream, per_thread,      \
+                                                      symbol, COPY_ARGS));           \
+        } else {                                                                     \
+            SG_IN_ORDER(); /* not across the blocking calls above */                \
+            r = SG_FORWARD_IN_CALL(api, hStream, per_thread, symbol, COPY_ARGS);     \
+            if (r == CUDA_SUCCESS)                                                   \
+                async_copy_accepted(api, hStream, per_thread, dh_, sh_, n);          \
         }                                                                            \
-        if (dh_ && to_pageable(dh_, sh_, n, dst_known_host))                         \
-            return SG_COMPLETING_COPY(api, hStream, per_thread,                      \
-                                      SG_FORWARD_IN_CALL(api, hStream, per_thread,   \
-                                                         symbol, COPY_ARGS));        \
-        SG_IN_ORDER(); /* not across the blocking calls above */                    \
-        CUresult r = SG_FORWARD_IN_CALL(api, hStream, per_thread, symbol, COPY_ARGS); \
-        if (r == CUDA_SUCCESS)                                                       \
-            async_copy_accepted(api, hStream, per_thread, dh_, sh_, n);              \
+        sg_devmem_after(&dop_, r == CUDA_SUCCESS);                                   \
         return r;                                                                    \
     }
 
 #define COPY_PARAMS CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream hStream
 #define COPY_ARGS dst, src, n, hStream
-ASYNC_COPY(cuMemcpyAsync, "cuMemcpyAsync", 0, dst, src, 0)
-ASYNC_COPY(cuMemcpyAsync_ptsz, "cuMemcpyAsync", 1, dst, src, 0)
+ASYNC_COPY(cuMemcpyAsync, "cuMemcpyAsync", 0, dst, src, 0, SG_DEV_COPY(dst, src, n))
+ASYNC_COPY(cuMemcpyAsync_ptsz, "cuMemcpyAsync", 1, dst, src, 0, SG_DEV_COPY(dst, src, n))
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
 #define COPY_PARAMS void *dst, CUdeviceptr src, size_t n, CUstream hStream
 #define COPY_ARGS dst, src, n, hStream
-ASYNC_COPY(cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync", 0, (uintptr_t)dst, sg_copy_mapped_side(src), 1)
-ASYNC_COPY(cuMemcpyDtoHAsync_v2_ptsz, "cuMemcpyDtoHAsync", 1, (uintptr_t)dst, sg_copy_mapped_side(src), 1)
+ASYNC_COPY(cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync", 0, (uintptr_t)dst, sg_copy_mapped_side(src), 1, SG_DEV_ADD(src, n, 0))
+ASYNC_COPY(cuMemcpyDtoHAsync_v2_ptsz, "cuMemcpyDtoHAsync", 1, (uintptr_t)dst, sg_copy_mapped_side(src), 1, SG_DEV_ADD(src, n, 0))
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
 #define COPY_PARAMS CUdeviceptr dst, const void *src, size_t n, CUstream hStream
 #define COPY_ARGS dst, src, n, hStream
-ASYNC_COPY(cuMemcpyHtoDAsync_v2, "cuMemcpyHtoDAsync", 0, sg_copy_mapped_side(dst), (uintptr_t)src, 0)
-ASYNC_COPY(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", 1, sg_copy_mapped_side(dst), (uintptr_t)src, 0)
+ASYNC_COPY(cuMemcpyHtoDAsync_v2, "cuMemcpyHtoDAsync", 0, sg_copy_mapped_side(dst), (uintptr_t)src, 0, SG_DEV_ADD(dst, n, 1))
+ASYNC_COPY(cuMemcpyHtoDAsync_v2_ptsz, "cuMemcpyHtoDAsync", 1, sg_copy_mapped_side(dst), (uintptr_t)src, 0, SG_DEV_ADD(dst, n, 1))
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
 #define COPY_PARAMS void *dst, CUarray src, size_t off, size_t n, CUstream hStream
 #define COPY_ARGS dst, src, off, n, hStream
-ASYNC_COPY(cuMemcpyAtoHAsync_v2, "cuMemcpyAtoHAsync", 0, (uintptr_t)dst, 0, 1)
-ASYNC_COPY(cuMemcpyAtoHAsync_v2_ptsz, "cuMemcpyAtoHAsync", 1, (uintptr_t)dst, 0, 1)
+ASYNC_COPY(cuMemcpyAtoHAsync_v2, "cuMemcpyAtoHAsync", 0, (uintptr_t)dst, 0, 1, SG_DEV_NONE)
+ASYNC_COPY(cuMemcpyAtoHAsync_v2_ptsz, "cuMemcpyAtoHAsync", 1, (uintptr_t)dst, 0, 1, SG_DEV_NONE)
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
 #define COPY_PARAMS CUarray dst, size_t off, const void *src, size_t n, CUstream hStream
 #define COPY_ARGS dst, off, src, n, hStream
-ASYNC_COPY(cuMemcpyHtoAAsync_v2, "cuMemcpyHtoAAsync", 0, 0, (uintptr_t)src, 0)
-ASYNC_COPY(cuMemcpyHtoAAsync_v2_ptsz, "cuMemcpyHtoAAsync", 1, 0, (uintptr_t)src, 0)
+ASYNC_COPY(cuMemcpyHtoAAsync_v2, "cuMemcpyHtoAAsync", 0, 0, (uintptr_t)src, 0, SG_DEV_NONE)
+ASYNC_COPY(cuMemcpyHtoAAsync_v2_ptsz, "cuMemcpyHtoAAsync", 1, 0, (uintptr_t)src, 0, SG_DEV_NONE)
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
@@ -116,35 +123,35 @@ ASYNC_COPY(cuMemcpyHtoAAsync_v2_ptsz, "cuMemcpyHtoAAsync", 1, 0, (uintptr_t)src,
  * host memory its return means the stream's earlier work is done (to the
  * host: the copy completed; from the host: the stream was synchronized
  * before the copy started, or the copy was synchronous). */
-#define SYNC_COPY(symbol, per_thread, has_host_side, api)                                  \
+#define SYNC_COPY(symbol, per_thread, has_host_side, api, dev)                             \
     SG_NULL_STREAM_CALL(symbol, api, per_thread, has_host_side, SG_NULL_STREAM_NOTE(per_thread), \
-                        (COPY_PARAMS), COPY_ARGS)
+                        dev, (COPY_PARAMS), COPY_ARGS)
 
 #define COPY_PARAMS void *dst, CUdeviceptr src, size_t n
 #define COPY_ARGS dst, src, n
-SYNC_COPY(cuMemcpyDtoH_v2, 0, 1, "cuMemcpyDtoH")
-SYNC_COPY(cuMemcpyDtoH_v2_ptds, 1, 1, "cuMemcpyDtoH")
+SYNC_COPY(cuMemcpyDtoH_v2, 0, 1, "cuMemcpyDtoH", SG_DEV_ADD(src, n, 0))
+SYNC_COPY(cuMemcpyDtoH_v2_ptds, 1, 1, "cuMemcpyDtoH", SG_DEV_ADD(src, n, 0))
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
 #define COPY_PARAMS CUdeviceptr dst, const void *src, size_t n
 #define COPY_ARGS dst, src, n
-SYNC_COPY(cuMemcpyHtoD_v2, 0, 1, "cuMemcpyHtoD")
-SYNC_COPY(cuMemcpyHtoD_v2_ptds, 1, 1, "cuMemcpyHtoD")
+SYNC_COPY(cuMemcpyHtoD_v2, 0, 1, "cuMemcpyHtoD", SG_DEV_ADD(dst, n, 1))
+SYNC_COPY(cuMemcpyHtoD_v2_ptds, 1, 1, "cuMemcpyHtoD", SG_DEV_ADD(dst, n, 1))
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
 #define COPY_PARAMS void *dst, CUarray src, size_t off, size_t n
 #define COPY_ARGS dst, src, off, n
-SYNC_COPY(cuMemcpyAtoH_v2, 0, 1, "cuMemcpyAtoH")
-SYNC_COPY(cuMemcpyAtoH_v2_ptds, 1, 1, "cuMemcpyAtoH")
+SYNC_COPY(cuMemcpyAtoH_v2, 0, 1, "cuMemcpyAtoH", SG_DEV_NONE)
+SYNC_COPY(cuMemcpyAtoH_v2_ptds, 1, 1, "cuMemcpyAtoH", SG_DEV_NONE)
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
 #define COPY_PARAMS CUarray dst, size_t off, const void *src, size_t n
 #define COPY_ARGS dst, off, src, n
-SYNC_COPY(cuMemcpyHtoA_v2, 0, 1, "cuMemcpyHtoA")
-SYNC_COPY(cuMemcpyHtoA_v2_ptds, 1, 1, "cuMemcpyHtoA")
+SYNC_COPY(cuMemcpyHtoA_v2, 0, 1, "cuMemcpyHtoA", SG_DEV_NONE)
+SYNC_COPY(cuMemcpyHtoA_v2_ptds, 1, 1, "cuMemcpyHtoA", SG_DEV_NONE)
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
@@ -158,12 +165,12 @@ static int host_operand(CUdeviceptr p)
 
 #define COPY_PARAMS CUdeviceptr dst, CUdeviceptr src, size_t n
 #define COPY_ARGS dst, src, n
-SYNC_COPY(cuMemcpy, 0, host_operand(dst) || host_operand(src), "cuMemcpy")
-SYNC_COPY(cuMemcpy_ptds, 1, host_operand(dst) || host_operand(src), "cuMemcpy")
+SYNC_COPY(cuMemcpy, 0, host_operand(dst) || host_operand(src), "cuMemcpy", SG_DEV_COPY(dst, src, n))
+SYNC_COPY(cuMemcpy_ptds, 1, host_operand(dst) || host_operand(src), "cuMemcpy", SG_DEV_COPY(dst, src, n))
 /* "For transfers from device memory to device memory, no host-side
  * synchronization is performed." */
-SYNC_COPY(cuMemcpyDtoD_v2, 0, host_operand(dst) || host_operand(src), "cuMemcpyDtoD")
-SYNC_COPY(cuMemcpyDtoD_v2_ptds, 1, host_operand(dst) || host_operand(src), "cuMemcpyDtoD")
+SYNC_COPY(cuMemcpyDtoD_v2, 0, host_operand(dst) || host_operand(src), "cuMemcpyDtoD", SG_DEV_COPY(dst, src, n))
+SYNC_COPY(cuMemcpyDtoD_v2_ptds, 1, host_operand(dst) || host_operand(src), "cuMemcpyDtoD", SG_DEV_COPY(dst, src, n))
 #undef COPY_PARAMS
 #undef COPY_ARGS
 
@@ -177,7 +184,7 @@ SYNC_COPY(cuMemcpyDtoD_v2_ptds, 1, host_operand(dst) || host_operand(src), "cuMe
  * which a wider ordering would only hide races behind. */
 #define PEER_SYNC(symbol, per_thread)                                                          \
     SG_NULL_STREAM_CALL(symbol, "cuMemcpyPeer", per_thread, host_operand(d) || host_operand(src), \
-                        SG_NULL_STREAM_NOTE(per_thread),                                       \
+                        SG_NULL_STREAM_NOTE(per_thread), SG_DEV_COPY(d, src, n),               \
                         (CUdeviceptr d, CUcontext dc, CUdeviceptr src, CUcontext sc, size_t n), d, \
                         dc, src, sc, n)
 
@@ -193,11 +200,18 @@ PEER_SYNC(cuMemcpyPeer_ptds, 1)
     {                                                                                  \
         SG_IN_ORDER();                                                                 \
         uintptr_t dst_host_ = sg_copy_mapped_side(d), src_host_ = sg_copy_mapped_side(src); \
+        struct sg_dev_op dop_;                                                         \
+        sg_devmem_op_init(&dop_, api, SG_ORIGIN_COPY, s, per_thread);                  \
+        if (SG_ENTER()) {                                                              \
+            SG_DEV_COPY(d, src, n);                                                    \
+            sg_devmem_before(&dop_);                                                   \
+        }                                                                              \
         CUresult r = SG_FORWARD_IN_CALL(api, s, per_thread, symbol, __VA_ARGS__);      \
         if (r == CUDA_SUCCESS && SG_ENTER() && !(dst_host_ && src_host_))              \
             async_copy_accepted(api, s, per_thread, dst_host_, src_host_, n);          \
         else if (r == CUDA_SUCCESS && SG_ENTER() && sg_observe_needed())               \
             sg_note_stream_work(s, per_thread); /* host to host: done on return */     \
+        sg_devmem_after(&dop_, r == CUDA_SUCCESS);                                     \
         return r;                                                                      \
     }
 

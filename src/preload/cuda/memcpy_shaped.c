@@ -180,7 +180,7 @@ BATCH_3D(cuMemcpy3DBatchAsync_v2_ptsz, 1,
              sg_copy_is_host_side((p)->dstMemoryType, (p)->dstDevice)))
 
 #define SYNC_SHAPED(symbol, per_thread, api, TYPE)                                         \
-    SG_NULL_STREAM_CALL(symbol, api, per_thread, DONE_SHAPED(p), SG_NULL_STREAM_NOTE(per_thread), \
+    SG_NULL_STREAM_CALL(symbol, api, per_thread, DONE_SHAPED(p), SG_NULL_STREAM_NOTE(per_thread), SG_DEV_NONE, \
                         (const TYPE *p), p)
 
 SYNC_SHAPED(cuMemcpy2D_v2, 0, "cuMemcpy2D", CUDA_MEMCPY2D)

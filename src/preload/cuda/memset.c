@@ -35,13 +35,28 @@ static struct sg_shape rows(size_t pitch, size_t width_bytes, size_t height)
                               height, 1 };
 }
 
+/* The bytes a 2D memset writes, for devmem/, when its rows leave no gap
+ * between them; 0 (not followed) when they do: the gaps may be another
+ * stream's. */
+static size_t dense_extent(size_t pitch, size_t width_bytes, size_t height)
+{
+    return pitch == width_bytes ? width_bytes * height : 0;
+}
+
 #define MEMSET_1D(symbol, api, per_thread, T)                                               \
     SG_CUDA_SHIM(symbol, (CUdeviceptr d, T v, size_t n, CUstream s))                     \
     {                                                                                    \
         SG_IN_ORDER();                                                                   \
+        struct sg_dev_op dop_;                                                           \
+        sg_devmem_op_init(&dop_, api, SG_ORIGIN_MEMSET, s, per_thread);                  \
+        if (SG_ENTER()) {                                                                \
+            SG_DEV_MEMSET(d, n * sizeof(T));                                             \
+            sg_devmem_before(&dop_);                                                     \
+        }                                                                                \
         CUresult r = SG_FORWARD_IN_CALL(api, s, per_thread, symbol, d, v, n, s);           \
         if (r == CUDA_SUCCESS && SG_ENTER())                                             \
             memset_accepted(api, s, per_thread, d, sg_shape_linear(n * sizeof(T)));      \
+        sg_devmem_after(&dop_, r == CUDA_SUCCESS);                                       \
         return r;                                                                        \
     }
 
@@ -57,9 +72,16 @@ MEMSET_1D(cuMemsetD32Async_ptsz, "cuMemsetD32Async", 1, unsigned int)
                  (CUdeviceptr d, size_t pitch, T v, size_t w, size_t h, CUstream s))     \
     {                                                                                    \
         SG_IN_ORDER();                                                                   \
+        struct sg_dev_op dop_;                                                           \
+        sg_devmem_op_init(&dop_, api, SG_ORIGIN_MEMSET, s, per_thread);                  \
+        if (SG_ENTER()) {                                                                \
+            SG_DEV_MEMSET(d, dense_extent(pitch, w * sizeof(T), h));                     \
+            sg_devmem_before(&dop_);                                                     \
+        }                                                                                \
         CUresult r = SG_FORWARD_IN_CALL(api, s, per_thread, symbol, d, pitch, v, w, h, s); \
         if (r == CUDA_SUCCESS && SG_ENTER())                                             \
             memset_accepted(api, s, per_thread, d, rows(pitch, w * sizeof(T), h));       \
+        sg_devmem_after(&dop_, r == CUDA_SUCCESS);                                       \
         return r;                                                                        \
     }
 
@@ -85,7 +107,8 @@ static int memset_waits(CUdeviceptr d, size_t extent)
 
 #define MEMSET_1D_SYNC(symbol, api, per_thread, T)                                               \
     SG_NULL_STREAM_CALL(symbol, api, per_thread, memset_waits(d, n * sizeof(T)),               \
-                        SG_NULL_STREAM_NOTE(per_thread), (CUdeviceptr d, T v, size_t n), d, v, n)
+                        SG_NULL_STREAM_NOTE(per_thread), SG_DEV_MEMSET(d, n * sizeof(T)),         \
+                        (CUdeviceptr d, T v, size_t n), d, v, n)
 
 MEMSET_1D_SYNC(cuMemsetD8_v2, "cuMemsetD8", 0, unsigned char)
 MEMSET_1D_SYNC(cuMemsetD8_v2_ptds, "cuMemsetD8", 1, unsigned char)
@@ -104,6 +127,7 @@ static size_t rows_extent(size_t pitch, size_t width_bytes, size_t height)
 #define MEMSET_2D_SYNC(symbol, api, per_thread, T)                                               \
     SG_NULL_STREAM_CALL(symbol, api, per_thread, memset_waits(d, rows_extent(pitch, w * sizeof(T), h)), \
                         SG_NULL_STREAM_NOTE(per_thread),                                         \
+                        SG_DEV_MEMSET(d, dense_extent(pitch, w * sizeof(T), h)),                  \
                         (CUdeviceptr d, size_t pitch, T v, size_t w, size_t h), d, pitch, v, w, h)
 
 MEMSET_2D_SYNC(cuMemsetD2D8_v2, "cuMemsetD2D8", 0, unsigned char)

@@ -78,6 +78,9 @@ else
     learn_dir=
     default_option learn_kernels 0
 fi
+# SG_DEFAULT_DEVICE_RACES=1 (tests/gpu/devmem.sh): every test follows
+# device memory between streams unless it says otherwise.
+[ -n "${SG_DEFAULT_DEVICE_RACES:-}" ] && default_option device_races "$SG_DEFAULT_DEVICE_RACES"
 if [ "${SG_ON_GPU:-0}" = 1 ]; then
     default_option kernel_read_wait_ms 1000
 else

@@ -3,6 +3,7 @@
  * recorded on A after the memset: ordered, no report, Y holds the memset's
  * words.
  *
+ * SG-OPTIONS: device_races=1
  * SG-EXPECT: silent
  */
 /* The program of dv_dtod_after_memset_race.c with the macros below. */

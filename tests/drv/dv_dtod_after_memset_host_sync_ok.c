@@ -3,6 +3,7 @@
  * copy is enqueued on B: ordered (the host observed the memset), no
  * report.
  *
+ * SG-OPTIONS: device_races=1
  * SG-EXPECT: silent
  */
 /* The program of dv_dtod_after_memset_race.c with the macros below. */

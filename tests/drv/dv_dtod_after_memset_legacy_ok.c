@@ -2,6 +2,7 @@
 /* dv_dtod_after_memset_legacy_ok: the memset on a blocking stream A, the
  * copy on the legacy default stream, which waits for it: no report.
  *
+ * SG-OPTIONS: device_races=1
  * SG-EXPECT: silent
  */
 /* The program of dv_dtod_after_memset_race.c with the macros below. */

@@ -17,6 +17,7 @@
  * (device_fix=0: reported, not ordered: Y keeps the old words, as without
  * syncguard).
  *
+ * SG-OPTIONS: device_races=1
  * SG-EXPECT: device-read-after-write
  * SG-GREP: ^SUMMARY: syncguard: device-read-after-write .*dv_dtod_after_memset_race.c:[0-9]* in main
  * SG-GREP: syncguard made stream .* wait for the work of stream

@@ -3,7 +3,7 @@
  * and left as it is: the copy runs before the held memset, and Y holds X's
  * old words, as it would without syncguard.
  *
- * SG-OPTIONS: device_fix=0
+ * SG-OPTIONS: device_races=1:device_fix=0
  * SG-EXPECT: device-read-after-write
  * SG-GREP: syncguard did not order them
  */

@@ -2,6 +2,7 @@
 /* dv_dtod_after_memset_same_stream_ok: the memset and the copy on one
  * stream: stream order, no report.
  *
+ * SG-OPTIONS: device_races=1
  * SG-EXPECT: silent
  */
 /* The program of dv_dtod_after_memset_race.c with the macros below. */

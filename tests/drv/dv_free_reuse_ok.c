@@ -5,6 +5,7 @@
  * allocations, and no race. syncguard forgets what it knew of an
  * allocation's bytes when it is freed.
  *
+ * SG-OPTIONS: device_races=1
  * SG-EXPECT: silent
  */
 #include <cuda.h>

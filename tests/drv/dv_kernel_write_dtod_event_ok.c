@@ -4,7 +4,7 @@
  * after it, no report, Y holds the kernel's words.
  *
  * SG-LEARN
- * SG-OPTIONS: learn_launches=1
+ * SG-OPTIONS: device_races=1:learn_launches=1
  * SG-EXPECT: silent
  */
 /* The program of dv_kernel_write_dtod_legacy_race.c with the macro below. */

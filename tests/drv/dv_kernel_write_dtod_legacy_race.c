@@ -11,7 +11,7 @@
  * an event recorded after the kernel: silent).
  *
  * SG-LEARN
- * SG-OPTIONS: learn_launches=1
+ * SG-OPTIONS: device_races=1:learn_launches=1
  * SG-EXPECT: device-read-after-write
  * SG-GREP: ^SUMMARY: syncguard: device-read-after-write .*dv_kernel_write_dtod_legacy_race.c:[0-9]* in main
  * SG-GREP: Kernel sgt_fill launched on stream .* by cuLaunchKernel in thread [0-9]*, writing device memory

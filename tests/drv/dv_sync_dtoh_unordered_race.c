@@ -8,6 +8,7 @@
  * and by default makes the legacy stream wait for A: the host gets the
  * new words.
  *
+ * SG-OPTIONS: device_races=1
  * SG-EXPECT: device-read-after-write
  * SG-GREP: ^SUMMARY: syncguard: device-read-after-write .*dv_sync_dtoh_unordered_race.c:[0-9]* in main
  * SG-GREP: READ of device memory at 0x[0-9a-f]* by cuMemcpyDtoH on the legacy default stream

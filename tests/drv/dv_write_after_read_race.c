@@ -6,6 +6,7 @@
  * syncguard reports device-write-after-read and by default makes B wait
  * for A, so that the copy reads X's old words.
  *
+ * SG-OPTIONS: device_races=1
  * SG-EXPECT: device-write-after-read
  * SG-GREP: ^SUMMARY: syncguard: device-write-after-read .*dv_write_after_read_race.c:[0-9]* in main
  * SG-GREP: Copy enqueued on stream .* by cuMemcpyDtoDAsync in thread [0-9]*, reading device memory

@@ -6,6 +6,7 @@
  * device-write-after-write and by default makes B wait for A, so that X
  * ends as the program wrote it last.
  *
+ * SG-OPTIONS: device_races=1
  * SG-EXPECT: device-write-after-write
  * SG-GREP: ^SUMMARY: syncguard: device-write-after-write .*dv_write_after_write_race.c:[0-9]* in main
  */

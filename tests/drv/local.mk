@@ -38,6 +38,7 @@ DRV_TESTBINS = \
 	drv/d2h_two_copies_one_page \
 	drv/d2h_two_copies_one_page_race \
 	drv/d2h_verbose_log \
+	drv/dv_dtod_after_memset_default_off \
 	drv/dv_dtod_after_memset_event_ok \
 	drv/dv_dtod_after_memset_host_sync_ok \
 	drv/dv_dtod_after_memset_legacy_ok \
@@ -423,6 +424,7 @@ DRV_SOURCES = \
 	drv/d2h_two_copies_one_page.c \
 	drv/d2h_two_copies_one_page_race.c \
 	drv/d2h_verbose_log.c \
+	drv/dv_dtod_after_memset_default_off.c \
 	drv/dv_dtod_after_memset_event_ok.c \
 	drv/dv_dtod_after_memset_host_sync_ok.c \
 	drv/dv_dtod_after_memset_legacy_ok.c \

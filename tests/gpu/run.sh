@@ -7,7 +7,9 @@
 # Env: SYNCGUARD_LIB (default src/.libs/libsyncguard.so), SYNCGUARD_LIBDIR
 # (default .carry/lib, put on LD_LIBRARY_PATH), CUDA_HOME, PYTHON, OUT (all logs
 # go to $OUT/gpu-run.log), SG_NVCC_ARCH (default -arch=sm_90), SG_GPU_BUDGET
-# (seconds, default 540: cases not started by then fail), SG_GPU_EXCLUDE.
+# (seconds, default 540: cases not started by then fail), SG_GPU_EXCLUDE,
+# SG_RUN_OPTIONS (options put first in every framework case's
+# SYNCGUARD_OPTIONS), SG_DEFAULT_DEVICE_RACES (tests/run-test.sh).
 # Prints PASS/FAIL/SKIP per case, then "N passed, N failed"; exit 0 iff no FAIL.
 set -u
 ulimit -c 0
@@ -107,7 +109,8 @@ expect() {
   local name=$1 want=$2 kind=$3 mode=$4 why=() got
   shift 4
   selected "$name" || return 0
-  run_cmd "$name" "${PRELOAD[@]}" "SYNCGUARD_OPTIONS=mode=$mode:log_path=stderr" "$@"
+  run_cmd "$name" "${PRELOAD[@]}" \
+    "SYNCGUARD_OPTIONS=${SG_RUN_OPTIONS:+$SG_RUN_OPTIONS:}mode=$mode:log_path=stderr" "$@"
   if [ "$rc" = 77 ] && grep -q '^SKIP: ' "$TMP/out"; then
     result SKIP "$name" "$(sed -n 's/^SKIP: //p' "$TMP/out" | head -n1)"
     return

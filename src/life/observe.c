@@ -32,8 +32,11 @@ void sg_sync_op_end(struct sg_sync_op *op, int ok)
 {
     /* A synchronous copy that returned is itself complete, not only what
      * came before it: device memory it read or wrote (devmem/) is done
-     * with. Its place is known once the driver accepted it. */
-    if (ok && op->site.target == SG_SYNC_COPY && op->seq)
+     * with. Its place is known once the driver accepted it. Only for
+     * devmem/: another thread's guarded copy may have taken an earlier
+     * place on the stream while this one was in the driver, and must not
+     * be released by it. */
+    if (ok && op->site.target == SG_SYNC_COPY && op->seq && sg_devmem_active())
         sg_vc_raise(&op->covered, op->site.stream.idx, op->seq);
     sg_observe_if(ok, &op->covered, &op->site);
 }

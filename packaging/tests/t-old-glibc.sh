@@ -38,7 +38,7 @@ srcs=$(sed -n '/^emu_libcuda_la_SOURCES/,/^[^	]*$/p' "$emu/local.mk" | grep -oE 
 mkdir -p "$tmp/old"
 # shellcheck disable=SC2086
 gcc $old -std=gnu11 -O1 -g -fPIC -shared -fvisibility=hidden -I"$CUDA_DIR/include" -I"$emu" \
-    -I"$SRCDIR/tests/lib" $srcs -Wl,-soname,libcuda.so.1 -Wl,-Bsymbolic-functions \
+    -I"$SRCDIR/tests/lib" -I"$SRCDIR/src" $srcs -Wl,-soname,libcuda.so.1 -Wl,-Bsymbolic-functions \
     "$libdir/libpthread.so.0" "$libdir/libdl.so.2" -o "$tmp/old/libcuda.so.1" ||
     { echo "FAIL: building the emulator against glibc 2.31"; exit 1; }
 ln -s libcuda.so.1 "$tmp/old/libcuda.so"

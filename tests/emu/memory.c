@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -124,6 +125,43 @@ static void *map_aliased(size_t n, uintptr_t *alias)
     return host;
 }
 
+/* Device memory freed is kept for the next allocation of the same size, as
+ * the real driver's allocator reuses a freed address at once (a program
+ * that frees and allocates again gets the same pointer): the kernel's and
+ * qemu-user's mmap would place it anywhere. A reused mapping is zeroed
+ * again (MADV_DONTNEED), as a fresh one is. Kept mappings are few and
+ * handed back to the kernel oldest first. */
+#define DEVICE_KEPT 16
+
+static struct kept_mapping { uintptr_t base; size_t pages; } device_kept[DEVICE_KEPT];
+static int device_kept_n;
+
+static void keep_device_mapping(uintptr_t base, size_t size)
+{
+    if (device_kept_n == DEVICE_KEPT) {
+        munmap((void *)device_kept[0].base, device_kept[0].pages);
+        memmove(&device_kept[0], &device_kept[1], sizeof device_kept[0] * (DEVICE_KEPT - 1));
+        device_kept_n--;
+    }
+    device_kept[device_kept_n++] = (struct kept_mapping){ base, round_to_pages(size) };
+}
+
+/* The most recently freed mapping of n's pages, or a new one. */
+static void *map_device(size_t n)
+{
+    size_t pages = round_to_pages(n);
+    for (int i = device_kept_n - 1; i >= 0; i--) {
+        if (device_kept[i].pages != pages)
+            continue;
+        void *p = (void *)device_kept[i].base;
+        memmove(&device_kept[i], &device_kept[i + 1], sizeof device_kept[0] * (size_t)(device_kept_n - 1 - i));
+        device_kept_n--;
+        madvise(p, pages, MADV_DONTNEED);
+        return p;
+    }
+    return map_anonymous(n);
+}
+
 /* Returns the memory of a range that the emulator allocated. */
 static void release_range(const emu_range *r)
 {
@@ -139,9 +177,12 @@ static void release_range(const emu_range *r)
     }
     if (r->kind == EMU_MEM_HOST_ALLOC && in_pool(r->base))
         return;                 /* a slot of a shared chunk: stays mapped */
-    munmap((void *)r->base, round_to_pages(r->size));
-    if (r->kind == EMU_MEM_DEVICE)
+    if (r->kind == EMU_MEM_DEVICE) {
         device_used -= r->size;
+        keep_device_mapping(r->base, r->size);
+        return;
+    }
+    munmap((void *)r->base, round_to_pages(r->size));
 }
 
 void emu_mem_drop_ctx(CUcontext ctx)
@@ -187,7 +228,7 @@ CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
     CUcontext c;
     CUresult r = emu_ctx_current(&c);
     void *p = NULL;
-    if (r == CUDA_SUCCESS && (bytesize > EMU_TOTAL_MEM - device_used || !(p = map_anonymous(bytesize))))
+    if (r == CUDA_SUCCESS && (bytesize > EMU_TOTAL_MEM - device_used || !(p = map_device(bytesize))))
         r = CUDA_ERROR_OUT_OF_MEMORY;
     if (r == CUDA_SUCCESS) {
         device_used += bytesize;

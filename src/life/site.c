@@ -72,13 +72,21 @@ static void track(struct copy_call *call, uintptr_t host, struct sg_shape shape,
     sg_copy_track(&rq, call->site.pcs, call->site.npcs);
 }
 
+/* Pinned memory is guarded for every operation; managed memory (in the
+ * table only with managed_races) for kernels alone: a copy with it is
+ * device memory to the driver, asynchronous to the host either way. */
+static int guardable(const struct copy_call *call, int kind)
+{
+    return kind == SG_HOST_PINNED || (kind == SG_HOST_MANAGED && call->origin == SG_ORIGIN_KERNEL);
+}
+
 void sg_copy_call_guard(struct copy_call *call, uintptr_t host, struct sg_shape shape, int guard)
 {
     if (guard == SG_GUARD_READ_ONLY && !sg_opt.guard_sources)
         return;
     host = sg_pinned_unalias(host); /* the device's own address of mapped memory */
     size_t extent = sg_shape_extent(&shape);
-    if (!host || !extent || sg_host_kind(host, extent) != SG_HOST_PINNED || stream_capturing(call))
+    if (!host || !extent || !guardable(call, sg_host_kind(host, extent)) || stream_capturing(call))
         return;
     capture(call);
     size_t rows = shape.height * shape.depth;

@@ -102,6 +102,8 @@ int sg_host_kind(uintptr_t p, size_t n)
 {
     unsigned flags = 0;
     int tracked = sg_pinned_lookup(p, n ? n : 1, &flags);
+    if (tracked && (flags & SG_PINNED_MANAGED))
+        return SG_HOST_MANAGED;
     if (tracked && !(flags & SG_PINNED_FOREIGN))
         return SG_HOST_PINNED; /* syncguard saw it pinned: no question */
     if (!tracked && cached_device(p, n ? n : 1))

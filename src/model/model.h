@@ -24,6 +24,10 @@ extern sg_lock_t sg_model_lock;
 /* Host and kernels signal through it (a flag or counter polled by one while
  * the other runs: fault/kernel_access.c): never guarded for a kernel again. */
 #define SG_PINNED_CHANNEL 32u
+/* Managed memory (cuMemAllocManaged, with managed_races): in the table so
+ * that kernels' guards and the fault handler treat it as they treat pinned
+ * memory; copies still take it for device memory (sg_host_kind). */
+#define SG_PINNED_MANAGED 64u
 /* A huge range keeps the program's cuMemHostAlloc flags above bit 8. */
 #define SG_PINNED_ALLOC_FLAGS(f) ((unsigned)(f) << 8)
 #define SG_PINNED_ALLOC_FLAGS_OF(f) ((unsigned)(f) >> 8)

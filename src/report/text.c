@@ -13,6 +13,7 @@
 
 #include "base/log.h"
 #include "base/options.h"
+#include "model/model.h"
 #include "report/explain.h"
 #include "report/view.h"
 
@@ -81,8 +82,31 @@ static const char *memset_headline(const struct sg_race *r)
                           "completion the host never observed (latent)";
 }
 
+/* Whether the race's address lies in managed memory (managed_races): its
+ * kernel headlines say so. The range is still known: the faulting thread
+ * waits for its report. */
+static int in_managed(const struct sg_race *r)
+{
+    unsigned flags = 0;
+    return sg_pinned_lookup(r->addr, 1, &flags) && (flags & SG_PINNED_MANAGED);
+}
+
+static const char *managed_headline(const struct sg_race *r)
+{
+    if (r->kind == SG_RACE_KERNEL_READ)
+        return r->in_flight ? "host read of managed memory that a kernel still running may write"
+                            : "host read of managed memory that a kernel may have written, "
+                              "whose completion the host never observed (latent: it had "
+                              "finished)";
+    return r->in_flight ? "host write to managed memory that a kernel still running may use"
+                        : "host write to managed memory that a kernel may have used, whose "
+                          "completion the host never observed (latent)";
+}
+
 static const char *headline(const struct sg_race *r)
 {
+    if ((r->kind == SG_RACE_KERNEL_READ || r->kind == SG_RACE_KERNEL_WRITE) && in_managed(r))
+        return managed_headline(r);
     if (r->copy.origin == SG_ORIGIN_MEMOP && r->kind == SG_RACE_EARLY_WRITE_DST)
         return r->in_flight ? "host write to a pinned word that a stream memory write still in "
                               "flight targets"

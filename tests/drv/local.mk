@@ -299,6 +299,16 @@ DRV_TESTBINS = \
 	drv/m_wait_event_before_copy_race \
 	drv/m_wait_event_chain_ok \
 	drv/m_wait_event_ok \
+	drv/mg_free_forgets_ok \
+	drv/mg_kernel_ctx_sync_ok \
+	drv/mg_kernel_default_off \
+	drv/mg_kernel_event_sync_ok \
+	drv/mg_kernel_legacy_race \
+	drv/mg_kernel_query_race \
+	drv/mg_kernel_race \
+	drv/mg_kernel_stream_sync_ok \
+	drv/mg_kernel_wrong_stream_race \
+	drv/mg_learn_write_race \
 	drv/options_bad_key \
 	drv/options_bad_value \
 	drv/options_secure_mode \
@@ -685,6 +695,16 @@ DRV_SOURCES = \
 	drv/m_wait_event_before_copy_race.c \
 	drv/m_wait_event_chain_ok.c \
 	drv/m_wait_event_ok.c \
+	drv/mg_free_forgets_ok.c \
+	drv/mg_kernel_ctx_sync_ok.c \
+	drv/mg_kernel_default_off.c \
+	drv/mg_kernel_event_sync_ok.c \
+	drv/mg_kernel_legacy_race.c \
+	drv/mg_kernel_query_race.c \
+	drv/mg_kernel_race.c \
+	drv/mg_kernel_stream_sync_ok.c \
+	drv/mg_kernel_wrong_stream_race.c \
+	drv/mg_learn_write_race.c \
 	drv/options_bad_key.c \
 	drv/options_bad_value.c \
 	drv/options_secure_mode.c \

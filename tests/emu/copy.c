@@ -71,7 +71,7 @@ static void move_bytes(uintptr_t dst, bool dst_host, uintptr_t src, bool src_hos
 static void copy_run(emu_op *op)
 {
     const emu_copy *c = &((copy_op *)op)->c;
-    bool sh = is_host(c->src.where), dh = is_host(c->dst.where);
+    bool sh = c->src.dma, dh = c->dst.dma;
     for (size_t z = 0; z < c->depth; z++)
         for (size_t y = 0; y < c->height; y++)
             move_bytes(c->dst.addr + z * c->dst.slice + y * c->dst.pitch, dh,
@@ -105,6 +105,7 @@ static CUresult classify(emu_side *s, const emu_copy *c)
     if (w == EMU_BAD || (s->type == EMU_SIDE_DEVICE && w == EMU_PAGEABLE))
         return CUDA_ERROR_INVALID_VALUE;        /* not (all) device-accessible */
     s->where = w;
+    s->dma = w != EMU_DEVICE || emu_mem_managed(s->addr);
     return CUDA_SUCCESS;
 }
 

@@ -18,6 +18,7 @@ typedef struct emu_side {
     size_t pitch, slice;
     emu_side_type type;
     emu_where where;            /* set by the engine */
+    bool dma;                   /* set by the engine: reached by DMA (host or managed memory) */
 } emu_side;
 
 typedef struct emu_copy {

@@ -283,6 +283,11 @@ bool emu_mem_remove(uintptr_t base, emu_range *removed);
 /* The range containing addr, or NULL (lock held).  The pointer is valid
  * until the registry changes. */
 const emu_range *emu_mem_find(uintptr_t addr);
+/* Whether addr lies in managed memory, which the device reaches through
+ * its own mappings whatever the CPU's page protections say (a real GPU's
+ * accesses and migrations ignore mprotect: GPU run 39): the emulator's
+ * device side then goes through DMA as for host memory. Emulator lock held. */
+bool emu_mem_managed(uintptr_t addr);
 /* The first range overlapping [base, base+n), or NULL (lock held). */
 const emu_range *emu_mem_overlap(uintptr_t base, size_t n);
 /* Classifies [addr, addr+n) (lock held): pinned or device only if one

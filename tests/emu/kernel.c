@@ -90,16 +90,18 @@ static const emu_kernel *kernel_of(CUfunction f)
 
 /* ---- memory as a kernel reaches it ---------------------------------------- */
 
-/* Whether [addr, addr+n) is host memory (reached by DMA); device memory is
- * the emulator's own. */
+/* Whether [addr, addr+n) is reached by DMA: host memory, and managed
+ * memory (which the host may have protected); other device memory is the
+ * emulator's own. */
 static bool dev_host(uintptr_t addr, size_t n)
 {
     emu_lock();
     emu_where w = emu_mem_where(addr, n);
+    bool managed = emu_mem_managed(addr);
     emu_unlock();
     if (w == EMU_BAD)
         emu_fatal("kernel access to %#lx+%zu runs past a device allocation", (unsigned long)addr, n);
-    return w != EMU_DEVICE;
+    return w != EMU_DEVICE || managed;
 }
 
 void sgemu_dev_read(void *dst, CUdeviceptr src, size_t n)

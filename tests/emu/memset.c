@@ -16,7 +16,8 @@
 typedef struct memset_op {
     emu_op op;
     uintptr_t dst;
-    bool host;                  /* page-locked host memory: write by DMA */
+    bool host;                  /* page-locked host memory (the host waits for a synchronous one) */
+    bool dma;                   /* written by DMA: host or managed memory */
     size_t count;               /* elements per row */
     size_t elem;                /* 1, 2 or 4 bytes */
     uint32_t value;
@@ -39,7 +40,7 @@ static void fill(void *dst, size_t count, size_t elem, uint32_t value)
 
 static void fill_row(const memset_op *m, uintptr_t dst)
 {
-    if (!m->host) {
+    if (!m->dma) {
         fill((void *)dst, m->count, m->elem, m->value);
         return;
     }
@@ -89,6 +90,7 @@ static CUresult memset_submit(CUdeviceptr dst, uint32_t value, size_t elem, size
         memset_op *op = emu_op_new(&memset_class, sizeof *op);
         op->dst = (uintptr_t)dst;
         op->host = host;
+        op->dma = host || emu_mem_managed((uintptr_t)dst);
         op->count = n;
         op->elem = elem;
         op->value = value;
@@ -120,6 +122,7 @@ CUresult emu_memset_node_op(const CUDA_MEMSET_NODE_PARAMS *p, emu_op **out)
     memset_op *op = emu_op_new(&memset_class, sizeof *op);
     op->dst = (uintptr_t)p->dst;
     op->host = host;
+    op->dma = host || emu_mem_managed((uintptr_t)p->dst);
     op->count = p->width;
     op->elem = p->elementSize;
     op->value = p->value;

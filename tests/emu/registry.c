@@ -50,6 +50,12 @@ const emu_range *emu_mem_overlap(uintptr_t base, size_t n)
     return i < nranges && ranges[i].base - base < n ? &ranges[i] : NULL;
 }
 
+bool emu_mem_managed(uintptr_t addr)
+{
+    const emu_range *r = emu_mem_find(addr);
+    return r && r->kind == EMU_MEM_MANAGED;
+}
+
 emu_where emu_mem_where(uintptr_t addr, size_t n)
 {
     const emu_range *r = emu_mem_find(addr);

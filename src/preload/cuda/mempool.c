@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Shims of device memory frees, and of the stream-ordered allocator, whose
  * allocations and frees are stream work like any other. A free makes
- * devmem/ forget what it knew of the allocation's bytes. */
+ * devmem/ forget what it knew of the allocation's bytes; freeing managed
+ * memory ends its guarding (preload/cuda/managed.c). */
 #include "config.h"
 
 #include "devmem/devmem.h"
 #include "model/sync.h"
+#include "preload/cuda/managed.h"
 #include "preload/shim.h"
 
 SG_CUDA_SHIM(cuMemFree_v2, (CUdeviceptr d))
 {
-    if (SG_ENTER())
+    if (SG_ENTER()) {
         sg_devmem_freeing(d);
+        sg_managed_freeing(d);
+    }
     return SG_FORWARD(cuMemFree_v2, d);
 }
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "mg_managed.h"
 #include "sgt_kernels.h"
 #include "sgtest.h"
 
@@ -24,10 +25,7 @@ int main(void)
     unsigned wrong = 0;
     for (int round = 0; round < 3; round++) {
         CUdeviceptr m;
-        SGT_CHECK(cuMemAllocManaged(&m, SGT_BYTES, CU_MEM_ATTACH_GLOBAL));
-        uint32_t *words = (uint32_t *)(uintptr_t)m;
-        for (unsigned i = 0; i < SGT_WORDS; i++)
-            words[i] = SGT_OLD;
+        uint32_t *words = mg_managed_words(&m, SGT_OLD);
         sgt_launch_fill(f, s, m, SGT_WORDS, SGT_NEW);
         SGT_CHECK(cuStreamSynchronize(s));
         wrong += SGT_COUNT_WRONG(words, SGT_WORDS, SGT_NEW);

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "mg_managed.h"
 #include "sgt_kernels.h"
 #include "sgtest.h"
 
@@ -72,10 +73,7 @@ int main(void)
     sgt_watchdog(60);
     sgt_init();
     CUdeviceptr m;
-    SGT_CHECK(cuMemAllocManaged(&m, SGT_BYTES, CU_MEM_ATTACH_GLOBAL));
-    uint32_t *words = (uint32_t *)(uintptr_t)m;
-    for (unsigned i = 0; i < SGT_WORDS; i++)
-        words[i] = SGT_OLD;
+    uint32_t *words = mg_managed_words(&m, SGT_OLD);
     CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
     CUevent done = sgt_event();
     CUfunction f = sgt_kernel("sgt_fill");

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "mg_managed.h"
 #include "sgt_kernels.h"
 #include "sgtest.h"
 
@@ -25,8 +26,7 @@ int main(void)
     sgt_watchdog(60);
     sgt_init();
     CUdeviceptr m;
-    SGT_CHECK(cuMemAllocManaged(&m, SGT_BYTES, CU_MEM_ATTACH_GLOBAL));
-    uint32_t *words = (uint32_t *)(uintptr_t)m;
+    uint32_t *words = mg_managed_words(&m, 0);
     CUfunction f = sgt_kernel("sgt_fill");
     CUstream s = sgt_stream(CU_STREAM_NON_BLOCKING);
 
